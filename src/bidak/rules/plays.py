@@ -134,7 +134,7 @@ def _steps(b: list[int], die: int, limit: int) -> list[Step]:
         # highest occupied point when no checker stands higher.
         if die <= limit and b[die] > 0:
             found.append(_new_step(Step, (die, 0, False)))
-        elif top < die and top <= limit:
+        elif 0 < top < die and top <= limit:
             found.append(_new_step(Step, (top, 0, False)))
     return found
 

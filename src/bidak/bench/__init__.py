@@ -1,0 +1,1 @@
+"""Benchmarks: scripts that print figures next to a reference measured in the same run."""

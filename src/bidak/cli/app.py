@@ -1,0 +1,22 @@
+"""The ``bidak`` Typer application: every command is registered here."""
+
+from __future__ import annotations
+
+import typer
+
+from bidak.cli import bench, positions
+
+app = typer.Typer(
+    name="bidak",
+    help="Bidak backgammon: positions, legal plays, benchmarks.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command("show")(positions.show)
+app.command("plays")(positions.plays)
+app.add_typer(bench.app, name="bench")
+
+
+def main() -> None:
+    app()

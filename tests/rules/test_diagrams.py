@@ -1,7 +1,7 @@
 """Positions drawn as ASCII diagrams, with the exact set of legal plays (rules.md 3, 4, 5, 12).
 
-X is on roll and moves from 24 down to 1; O is the opponent. Each expected set was worked out by hand
-from the rules before it was checked against the code.
+X is on roll and moves from 24 down to 1; O is the opponent. Each expected set was worked out by
+hand from the rules before it was checked against the code.
 """
 
 from __future__ import annotations
@@ -251,7 +251,7 @@ CASES = [
         """,
         (4, 3),
         {"6/off"},
-        id="bear-off: the smaller die may not bear off from a lower point while a higher checker waits",
+        id="bear-off: no die bears off a lower checker while a higher one waits",
     ),
     pytest.param(
         """

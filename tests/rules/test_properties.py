@@ -7,7 +7,7 @@ from itertools import permutations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bidak.rules import BAR, CHECKERS, OFF, Position, legal_plays
+from bidak.rules import BAR, CHECKERS, Position, legal_plays
 from tests.rules.strategies import dice, positions, random_game_positions
 
 

@@ -23,7 +23,8 @@ def rules(
 
     facts = describe_sample(count, seed)
     console.print(
-        "sample: " + ", ".join(f"{value} {name}" for name, value in facts.items())
+        "sample: "
+        + ", ".join(f"{value} {name}" for name, value in facts.items())
         + f" (seed {seed}, best of {repeat})"
     )
     timings = run_benchmark(count, seed, repeat)

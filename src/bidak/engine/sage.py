@@ -37,3 +37,17 @@ def possible_results(position: Position, dice: tuple[int, int]) -> list[Position
     if not boards:
         return [position]
     return [from_board(board) for board in boards]
+
+
+class SageReferee:
+    """bgsage at 1-ply choosing plays, for engine-played sample games (cubeless money play)."""
+
+    def __init__(self, level: str = "1ply") -> None:
+        self._analyzer = bgsage.create_analyzer(level, cubeful=False)
+
+    def best_result(self, position: Position, dice: tuple[int, int]) -> Position:
+        """The result of bgsage's best play (mover's view)."""
+        ranked = self._analyzer.checker_play(to_board(position), dice[0], dice[1])
+        if not ranked.moves:
+            return position
+        return from_board(ranked.moves[0].board)

@@ -56,22 +56,25 @@ def render(position: Position) -> str:
         n = position.points[point - 1]
         return _cell(abs(n), "X" if n > 0 else "O", row)
 
-    lines = ["     " + " ".join(f"{p:>2}" for p in _TOP[:6]) + "       " + " ".join(
-        f"{p:>2}" for p in _TOP[6:]
-    ), _FRAME]
+    lines = [
+        "     "
+        + " ".join(f"{p:>2}" for p in _TOP[:6])
+        + "       "
+        + " ".join(f"{p:>2}" for p in _TOP[6:]),
+        _FRAME,
+    ]
     for row in range(ROWS):
-        lines.append(
-            _line([column(p, row) for p in _TOP], _cell(position.bar.opponent, "O", row))
-        )
+        lines.append(_line([column(p, row) for p in _TOP], _cell(position.bar.opponent, "O", row)))
     lines.append("   |" + " " * 19 + "|BAR|" + " " * 19 + "|")
     for row in reversed(range(ROWS)):
-        lines.append(
-            _line([column(p, row) for p in _BOTTOM], _cell(position.bar.mover, "X", row))
-        )
+        lines.append(_line([column(p, row) for p in _BOTTOM], _cell(position.bar.mover, "X", row)))
     lines.append(_FRAME)
-    lines.append("     " + " ".join(f"{p:>2}" for p in _BOTTOM[:6]) + "       " + " ".join(
-        f"{p:>2}" for p in _BOTTOM[6:]
-    ))
+    lines.append(
+        "     "
+        + " ".join(f"{p:>2}" for p in _BOTTOM[:6])
+        + "       "
+        + " ".join(f"{p:>2}" for p in _BOTTOM[6:])
+    )
     pips, off = position.pips, position.off
     lines.append(
         f"   X (on roll): pips {pips.mover}, off {off.mover}"
@@ -87,9 +90,11 @@ def _columns(line: str) -> list[str]:
         raise InvalidPosition(f"not a board row: {line!r}")
     _, left, bar, right, _ = body.split("|")
     left, right = left[1:], right[1:]
-    return [left[i : i + 3].strip() for i in range(0, 18, 3)] + [bar.strip()] + [
-        right[i : i + 3].strip() for i in range(0, 18, 3)
-    ]
+    return (
+        [left[i : i + 3].strip() for i in range(0, 18, 3)]
+        + [bar.strip()]
+        + [right[i : i + 3].strip() for i in range(0, 18, 3)]
+    )
 
 
 def _read_half(rows: list[list[str]], labels: tuple[int, ...]) -> dict[int, tuple[str, int]]:

@@ -9,6 +9,7 @@ descending start point, the bar first. Parsing accepts that form, the ``.mat`` f
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from typing import TYPE_CHECKING, NamedTuple
 
 from bidak.errors import AmbiguousPlay, IllegalPlay, InvalidNotation
@@ -104,7 +105,7 @@ def parse_hops(text: str) -> list[Hop]:
         hits = tuple(part.endswith("*") for part in parts)
         if hits[0]:
             raise InvalidNotation(f"{token!r}: a hit is marked where the checker lands")
-        if any(a <= b for a, b in zip(stops, stops[1:], strict=False)):
+        if any(a <= b for a, b in pairwise(stops)):
             raise InvalidNotation(f"{token!r}: checkers move from higher points to lower ones")
         if stops[0] == OFF or BAR in stops[1:]:
             raise InvalidNotation(f"{token!r}: bar can only start a step and off only end one")

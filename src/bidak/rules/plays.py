@@ -93,7 +93,9 @@ def legal_plays(position: Position, dice: tuple[int, int]) -> list[Play]:
     else:
         found = _two_dice(board, d1, d2) if d1 > d2 else _two_dice(board, d2, d1)
     unchecked = Position._unchecked
-    return [_make_play(steps, unchecked(key[1:25], key[25], key[0])) for key, steps in found.items()]
+    return [
+        _make_play(steps, unchecked(key[1:25], key[25], key[0])) for key, steps in found.items()
+    ]
 
 
 _set_steps = Play.__dict__["steps"].__set__

@@ -49,6 +49,9 @@ _STARTS: Final[dict[Variant, dict[int, int]]] = {
 }
 
 
+_NO_BAR: Final[Sides[int]] = Sides(0, 0)
+
+
 @dataclass(frozen=True, slots=True)
 class Position:
     """An immutable position from the view of the player on roll.
@@ -63,7 +66,7 @@ class Position:
     """
 
     points: tuple[int, ...]
-    bar: Sides[int] = Sides(0, 0)
+    bar: Sides[int] = _NO_BAR
 
     def __post_init__(self) -> None:
         points, bar = self.points, self.bar
@@ -162,7 +165,7 @@ class Position:
         return Sides(mine, theirs)
 
     def is_race(self) -> bool:
-        """True when the sides have no more contact: every mover checker is past every opponent's."""
+        """True when no contact is left: every mover checker is past every opponent checker."""
         if self.bar.mover or self.bar.opponent:
             return False
         highest_mine = max((i for i, n in enumerate(self.points) if n > 0), default=-1)

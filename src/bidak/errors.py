@@ -41,3 +41,10 @@ class IllegalAction(BidakError):
 
 class InvalidMatchFile(BidakError):
     """A .mat file that cannot be read."""
+
+
+class InvalidMatchData(BidakError):
+    """A rule set, state or event that is malformed (bad JSON, a value out of range, ...).
+
+    An event log that does not fit the state it is applied to raises this too.
+    """

@@ -4,13 +4,37 @@ bgsage's board is 26 ints from the view of the player on roll: ``b[1..24]`` the 
 (mover's checkers positive, opponent's negative), ``b[25]`` the mover's bar and ``b[0]`` the
 opponent's bar, both as positive counts. Borne-off checkers are implicit. That is exactly Bidak's
 ``Position`` laid out in one list, so the conversion is a copy.
+
+Facts this module relies on (measured on the 2-core machine, see the closing notes of issue 3):
+
+- ply levels follow XG's convention: "1ply" is the raw network;
+- an analyzer reads its weight files when created (55-110 ms): create one per level and reuse it;
+- ``checker_play`` ranks every legal play, best first, with cubeful equity in the match context
+  (normalised: +1/-1 = winning/losing the cube's worth of points);
+- ``cube_action`` re-reads the weights on each call (about 45 ms); the 1-ply cube decision is
+  therefore computed from the 1-ply evaluation with ``bgbot_cpp.cube_decision_1ply`` (16 µs);
+- ``possible_moves`` also offers the one-die bear-off of the last checker when a two-dice play
+  exists; Bidak's rules refuse it, so every ranked play is checked against ``legal_plays``.
 """
 
 from __future__ import annotations
 
+import threading
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import Any
+
+import bgbot_cpp
 import bgsage
 
-from bidak.rules import Position, Sides
+from bidak.errors import BidakError, InvalidPosition
+from bidak.rules import Position, Sides, legal_plays
+
+LEVELS = ("1ply", "2ply", "3ply")
+
+
+class EngineError(BidakError):
+    """The engine was asked something it cannot answer (unknown level, impossible input)."""
 
 
 def to_board(position: Position) -> list[int]:
@@ -21,8 +45,6 @@ def to_board(position: Position) -> list[int]:
 def from_board(board: list[int] | tuple[int, ...]) -> Position:
     """The Bidak position of a bgsage board; refuses an impossible board (InvalidPosition)."""
     if len(board) != 26:
-        from bidak.errors import InvalidPosition
-
         raise InvalidPosition(f"a bgsage board has 26 slots, not {len(board)}")
     return Position(tuple(int(n) for n in board[1:25]), Sides(int(board[25]), int(board[0])))
 
@@ -30,13 +52,228 @@ def from_board(board: list[int] | tuple[int, ...]) -> Position:
 def possible_results(position: Position, dice: tuple[int, int]) -> list[Position]:
     """bgsage's legal results of a roll (mover's view), as Bidak positions.
 
-    bgsage returns an empty list when no move is possible; Bidak's rules return the unchanged
-    position as the one "play" then, so this does the same to keep the two comparable.
+    bgsage gives the unchanged board (or, in older builds, nothing) when no move is possible;
+    Bidak's rules return the unchanged position as the one "play" then.
     """
     boards = bgsage.possible_moves(to_board(position), dice[0], dice[1])
     if not boards:
         return [position]
     return [from_board(board) for board in boards]
+
+
+class CubeOwner(Enum):
+    """Who holds the cube, seen from the player on roll."""
+
+    CENTRED = "centered"
+    MOVER = "player"
+    OPPONENT = "opponent"
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What the engine needs besides the board, from the view of the player on roll.
+
+    ``away`` is (points the mover needs, points the opponent needs); (0, 0) is a money game,
+    which Bidak uses without Jacoby or beavers when an ID carries no match.
+    """
+
+    cube: int = 1
+    owner: CubeOwner = CubeOwner.CENTRED
+    away: tuple[int, int] = (0, 0)
+    crawford: bool = False
+
+    def flipped(self) -> Context:
+        owner = {
+            CubeOwner.MOVER: CubeOwner.OPPONENT,
+            CubeOwner.OPPONENT: CubeOwner.MOVER,
+        }.get(self.owner, CubeOwner.CENTRED)
+        return Context(self.cube, owner, (self.away[1], self.away[0]), self.crawford)
+
+    def _kwargs(self) -> dict[str, Any]:
+        return {
+            "away1": self.away[0],
+            "away2": self.away[1],
+            "is_crawford": self.crawford,
+            "jacoby": False,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Probabilities:
+    """Cubeless chances for one side; gammon figures include backgammons."""
+
+    win: float
+    win_gammon: float
+    win_backgammon: float
+    lose_gammon: float
+    lose_backgammon: float
+
+    @classmethod
+    def of(cls, probs: Any) -> Probabilities:
+        return cls(
+            float(probs.win),
+            float(probs.gammon_win),
+            float(probs.backgammon_win),
+            float(probs.gammon_loss),
+            float(probs.backgammon_loss),
+        )
+
+    @classmethod
+    def from_list(cls, values: list[float]) -> Probabilities:
+        return cls(*(float(v) for v in values))
+
+
+@dataclass(frozen=True, slots=True)
+class RankedPlay:
+    """One candidate play: its result (mover's view), equity and chances after it."""
+
+    result: Position
+    equity: float
+    cubeless_equity: float
+    probabilities: Probabilities
+    loss: float  # equity given up against the best candidate, >= 0
+    level: str
+
+
+@dataclass(frozen=True, slots=True)
+class CubeVerdict:
+    """The cube decision of the player on roll, in the doubler's normalised equity."""
+
+    no_double: float
+    double_take: float
+    double_pass: float
+    should_double: bool
+    should_take: bool
+    probabilities: Probabilities
+    level: str
+
+    @property
+    def double_equity(self) -> float:
+        """What doubling is worth: the opponent picks the better of take and pass for them."""
+        return min(self.double_take, self.double_pass)
+
+    @property
+    def best_equity(self) -> float:
+        return max(self.no_double, self.double_equity)
+
+    @property
+    def action(self) -> str:
+        if not self.should_double:
+            return "No double"
+        return "Double, take" if self.should_take else "Double, pass"
+
+
+_OWNERS = {
+    CubeOwner.CENTRED: bgbot_cpp.CubeOwner.CENTERED,
+    CubeOwner.MOVER: bgbot_cpp.CubeOwner.PLAYER,
+    CubeOwner.OPPONENT: bgbot_cpp.CubeOwner.OPPONENT,
+}
+
+
+class Evaluator:
+    """One bgsage analyzer at a fixed ply; thread-safe for concurrent calls."""
+
+    def __init__(self, level: str = "1ply") -> None:
+        if level not in LEVELS:
+            raise EngineError(f"unknown engine level {level!r}; use one of {', '.join(LEVELS)}")
+        self.level = level
+        self._analyzer = bgsage.create_analyzer(level)
+        self._one_ply = self._analyzer if level == "1ply" else None
+        self._lock = threading.Lock()
+
+    def _first_ply(self) -> Any:
+        if self._one_ply is None:
+            with self._lock:
+                if self._one_ply is None:
+                    self._one_ply = bgsage.create_analyzer("1ply")
+        return self._one_ply
+
+    def rank(
+        self, position: Position, dice: tuple[int, int], context: Context = Context()
+    ) -> list[RankedPlay]:
+        """Every legal play of the roll, best first, with equities in this context."""
+        result = self._analyzer.checker_play(
+            to_board(position),
+            dice[0],
+            dice[1],
+            context.cube,
+            context.owner.value,
+            beaver=False,
+            **context._kwargs(),
+        )
+        legal = {play.result for play in legal_plays(position, dice)}
+        ranked: list[RankedPlay] = []
+        for move in result.moves:
+            after = from_board(move.board)
+            if after not in legal:
+                continue  # bgsage's one-die bear-off of the last checker (rules.md 3)
+            ranked.append(
+                RankedPlay(
+                    after,
+                    float(move.equity),
+                    float(move.cubeless_equity),
+                    Probabilities.of(move.probs),
+                    0.0,
+                    str(move.eval_level),
+                )
+            )
+        if not ranked:
+            return [RankedPlay(position, 0.0, 0.0, Probabilities(0, 0, 0, 0, 0), 0.0, "none")]
+        best = ranked[0].equity
+        return [replace(r, loss=best - r.equity) for r in ranked]
+
+    def equity_after(self, result: Position, context: Context = Context()) -> float:
+        """Cubeful equity of a position right after the mover played (mover's view, 1-ply)."""
+        analysis = self._first_ply().post_move_analytics(
+            to_board(result), context.owner.value, context.cube, **context._kwargs()
+        )
+        return float(analysis.cubeful_equity)
+
+    def cube(self, position: Position, context: Context = Context()) -> CubeVerdict:
+        """The cube decision before rolling, for the player on roll.
+
+        At 1-ply it is computed from the network's evaluation directly (microseconds); deeper
+        levels use bgsage's cube search, which costs about 45 ms a call.
+        """
+        board = to_board(position)
+        if self.level == "1ply":
+            after = self._analyzer.post_move_analytics(
+                bgsage.flip_board(board), **context.flipped()._kwargs()
+            )
+            probs = bgsage.invert_probs(after.probs.to_list())
+            mine, theirs = bgbot_cpp.pip_counts(board)
+            efficiency = bgbot_cpp.cube_efficiency(probs, bgsage.is_race(board), mine, theirs)
+            decision = bgbot_cpp.cube_decision_1ply(
+                probs,
+                context.cube,
+                _OWNERS[context.owner],
+                efficiency,
+                context.away[0],
+                context.away[1],
+                context.crawford,
+                False,
+            )
+            return CubeVerdict(
+                float(decision.equity_nd),
+                float(decision.equity_dt),
+                float(decision.equity_dp),
+                bool(decision.should_double),
+                bool(decision.should_take),
+                Probabilities.from_list(list(probs)),
+                "1-ply",
+            )
+        verdict = self._analyzer.cube_action(
+            board, context.cube, context.owner.value, beaver=False, **context._kwargs()
+        )
+        return CubeVerdict(
+            float(verdict.equity_nd),
+            float(verdict.equity_dt),
+            float(verdict.equity_dp),
+            bool(verdict.should_double),
+            bool(verdict.should_take),
+            Probabilities.of(verdict.probs),
+            str(verdict.eval_level),
+        )
 
 
 class SageReferee:

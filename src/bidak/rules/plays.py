@@ -17,6 +17,7 @@ mover's bar, ``b[0]`` the opponent's bar) and keeps one play per resulting board
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -221,12 +222,18 @@ def _doubles(b: list[int], die: int) -> _Found:
     return found
 
 
-def find_play(position: Position, dice: tuple[int, int], steps: list[tuple[int, int]]) -> Play:
-    """The legal play made of exactly these ``(start, end)`` steps, in any order.
+def find_play(position: Position, dice: tuple[int, int], steps: Sequence[tuple[int, int]]) -> Play:
+    """The legal play made of exactly these ``(start, end)`` steps, given in any order.
 
-    Raises :class:`IllegalPlay` if no legal play matches and :class:`AmbiguousPlay` never (steps
-    determine the result).
+    Steps are taken from the highest start down, which never needs a checker that has not
+    arrived yet. Raises :class:`IllegalPlay` when no legal play matches.
     """
+    if not all(
+        isinstance(step, tuple | list) and len(step) == 2 and all(type(p) is int for p in step)
+        for step in steps
+    ):
+        raise IllegalPlay("a play is a list of steps, each a start and an end point")
+    steps = sorted(((start, end) for start, end in steps), reverse=True)
     plays = legal_plays(position, dice)
     board = [position.bar.opponent, *position.points, position.bar.mover]
     for start, end in steps:

@@ -1,0 +1,222 @@
+"""The reducer: the one place a match state changes, one event at a time.
+
+:func:`apply_event` trusts nothing: an event that does not fit the state (a corrupt or reordered
+log) raises :class:`~bidak.errors.InvalidMatchData`, and a ``Played`` event is matched against
+the legal plays again, so :func:`replay` of a stored log rebuilds exactly the state it recorded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from bidak.errors import InvalidMatchData
+from bidak.match.checks import MAX_CUBE
+from bidak.match.events import (
+    AutoplayChanged,
+    DiceRolled,
+    Doubled,
+    Dropped,
+    Event,
+    GameStarted,
+    GameWon,
+    MatchForfeited,
+    MatchStarted,
+    MatchWon,
+    OpeningRolled,
+    OpeningTie,
+    Played,
+    ResignAccepted,
+    ResignOffered,
+    ResignRejected,
+    Taken,
+    TimedOut,
+)
+from bidak.match.player import Player, pair_with
+from bidak.match.ruleset import OpeningRule
+from bidak.match.state import MatchState, Phase
+from bidak.rules import Position, check_dice, find_play, outcome
+
+
+def replay(events: Iterable[Event]) -> MatchState:
+    """The state an event log leads to; the first event must be ``MatchStarted``."""
+    state: MatchState | None = None
+    for event in events:
+        state = apply_event(state, event)
+    if state is None:
+        raise InvalidMatchData("an empty log holds no match")
+    return state
+
+
+def apply_event(state: MatchState | None, event: Event) -> MatchState:
+    """The state after ``event``; ``state`` is ``None`` only before ``MatchStarted``."""
+    if isinstance(event, MatchStarted):
+        _require(state is None, event, "the match has already started")
+        return MatchState(
+            rules=event.rules, position=Position.initial(event.rules.variant), version=1
+        )
+    if state is None:
+        raise InvalidMatchData(f"a log starts with match_started, not {event.type}")
+    _require(state.phase is not Phase.MATCH_OVER, event, "the match is over")
+    return replace(_next(state, event), version=state.version + 1)
+
+
+def _next(state: MatchState, event: Event) -> MatchState:
+    match event:
+        case GameStarted():
+            return _game_started(state, event)
+        case OpeningTie():
+            _require(state.phase is Phase.OPENING, event, "no opening roll is due")
+            _require(event.dice[0] == event.dice[1], event, "the dice differ")
+            return state
+        case OpeningRolled():
+            return _opening_rolled(state, event)
+        case DiceRolled():
+            _expect(state, event, Phase.ROLL, state.turn)
+            return replace(state, phase=Phase.MOVE, dice=check_dice(event.dice))
+        case Played():
+            return _played(state, event)
+        case Doubled():
+            _expect(state, event, Phase.ROLL, state.turn)
+            _require(event.value == 2 * state.cube <= MAX_CUBE, event, "wrong cube value")
+            return replace(state, phase=Phase.DOUBLED)
+        case Taken():
+            _expect(state, event, Phase.DOUBLED, _opponent(state))
+            _require(event.value == 2 * state.cube, event, "wrong cube value")
+            return replace(state, phase=Phase.ROLL, cube=event.value, cube_owner=event.player)
+        case Dropped():
+            _expect(state, event, Phase.DOUBLED, _opponent(state))
+            return replace(state, phase=Phase.BETWEEN_GAMES)
+        case ResignOffered():
+            _require(state.phase in (Phase.ROLL, Phase.MOVE), event, "no game is being played")
+            _require(event.level in (1, 2, 3), event, "a resignation is for 1, 2 or 3 x cube")
+            return replace(
+                state, phase=Phase.RESIGN_OFFERED, resign_level=event.level, resigner=event.player
+            )
+        case ResignAccepted():
+            _expect_answer(state, event)
+            return replace(state, phase=Phase.BETWEEN_GAMES)
+        case ResignRejected():
+            _expect_answer(state, event)
+            # Play goes back to where it was: the dice tell whether they had been rolled.
+            back = Phase.ROLL if state.dice is None else Phase.MOVE
+            return replace(state, phase=back, resign_level=0, resigner=None)
+        case GameWon():
+            return _game_won(state, event)
+        case MatchForfeited():
+            winner = event.player.opponent
+            points = max(state.score[winner], state.rules.length)
+            return replace(state, score=pair_with(state.score, winner, points))
+        case MatchWon():
+            _require(state.score[event.winner] >= state.rules.length, event, "too few points")
+            _require(event.score == state.score, event, "the score differs")
+            return replace(
+                _no_game(state), phase=Phase.MATCH_OVER, winner=event.winner, score=event.score
+            )
+        case TimedOut():
+            _require(event.strikes == state.strikes[event.player] + 1, event, "strikes skipped")
+            return replace(state, strikes=pair_with(state.strikes, event.player, event.strikes))
+        case AutoplayChanged():
+            return replace(state, autoplay=pair_with(state.autoplay, event.player, event.on))
+        case MatchStarted():  # pragma: no cover - handled by apply_event
+            raise InvalidMatchData("the match has already started")
+
+
+def next_is_crawford(state: MatchState) -> bool:
+    """Whether the game after ``state``'s is the Crawford game: the game right after a player
+    first reaches match length - 1 (rules.md 7). ``state.score`` is the score after the game."""
+    first_time = state.game > 0 and not state.crawford and not state.post_crawford
+    return first_time and max(state.score) == state.rules.length - 1
+
+
+def _game_started(state: MatchState, event: GameStarted) -> MatchState:
+    _require(state.phase is Phase.BETWEEN_GAMES and state.turn is None, event, "a game is on")
+    _require(event.game == state.game + 1, event, f"game {state.game + 1} is next")
+    _require(event.score == state.score, event, "the score differs")
+    _require(max(state.score) < state.rules.length, event, "the match has been won")
+    _require(event.crawford == next_is_crawford(state), event, "the Crawford flag is wrong")
+    return replace(
+        state,
+        game=event.game,
+        crawford=event.crawford,
+        post_crawford=event.game > 1 and (state.crawford or state.post_crawford),
+        phase=Phase.OPENING,
+        position=Position.initial(state.rules.variant),
+        cube=1,
+        cube_owner=None,
+    )
+
+
+def _opening_rolled(state: MatchState, event: OpeningRolled) -> MatchState:
+    _require(state.phase is Phase.OPENING, event, "no opening roll is due")
+    zero, one = event.dice
+    _require(zero != one, event, "a tie is rolled again")
+    higher = Player.ZERO if zero > one else Player.ONE
+    starter = higher if state.rules.opening is OpeningRule.HIGHER_STARTS else higher.opponent
+    _require(event.starter is starter, event, "the other player starts")
+    return replace(
+        state,
+        phase=Phase.MOVE,
+        turn=starter,
+        position=state.position_for(starter),
+        dice=event.dice,
+    )
+
+
+def _played(state: MatchState, event: Played) -> MatchState:
+    _expect(state, event, Phase.MOVE, state.turn)
+    _require(event.dice == state.dice, event, "those are not the dice rolled")
+    steps = sorted(((start, end) for start, end, _ in event.steps), reverse=True)
+    result = find_play(state.position, event.dice, steps).result
+    if outcome(result) is not None:
+        # The game is over: the GameWon that follows scores it.
+        return replace(state, phase=Phase.BETWEEN_GAMES, position=result, dice=None)
+    assert state.turn is not None
+    return replace(
+        state, phase=Phase.ROLL, turn=state.turn.opponent, position=result.flipped(), dice=None
+    )
+
+
+def _game_won(state: MatchState, event: GameWon) -> MatchState:
+    _require(
+        state.phase is Phase.BETWEEN_GAMES and state.turn is not None, event, "no game just ended"
+    )
+    expected = pair_with(state.score, event.winner, state.score[event.winner] + event.points)
+    _require(event.points > 0 and event.score == expected, event, "the score does not add up")
+    return replace(_no_game(state), score=event.score)
+
+
+def _no_game(state: MatchState) -> MatchState:
+    """``state`` with no game in progress: nobody on roll, the board seen by ``Player.ZERO``."""
+    return replace(
+        state,
+        phase=Phase.BETWEEN_GAMES,
+        turn=None,
+        position=state.position_for(Player.ZERO),
+        dice=None,
+        resign_level=0,
+        resigner=None,
+    )
+
+
+def _opponent(state: MatchState) -> Player | None:
+    return None if state.turn is None else state.turn.opponent
+
+
+def _expect(state: MatchState, event: Event, phase: Phase, player: Player | None) -> None:
+    _require(state.phase is phase, event, f"the match is in phase {state.phase.value}")
+    _require(getattr(event, "player", None) is player, event, "wrong player")
+
+
+def _expect_answer(state: MatchState, event: ResignAccepted | ResignRejected) -> None:
+    _require(state.phase is Phase.RESIGN_OFFERED, event, "no resignation is offered")
+    _require(
+        state.resigner is not None and event.player is state.resigner.opponent,
+        event,
+        "only the resigner's opponent answers",
+    )
+
+
+def _require(condition: bool, event: Event, why: str) -> None:
+    if not condition:
+        raise InvalidMatchData(f"{event.type} does not fit the match: {why}")

@@ -1,0 +1,273 @@
+"""JSON for rule sets, events and states: plain dicts of str, int, bool, list and ``None``.
+
+Each ``*_to_json`` has a ``*_from_json`` that gives back an equal value. Reading checks every field,
+so malformed input raises :class:`~bidak.errors.InvalidMatchData` (a ``BidakError``), never
+``KeyError`` or ``TypeError``. Positions are written as GNU Backgammon Position IDs (which hold the
+bar) seen by the player the state says (see :class:`~bidak.match.state.MatchState`).
+
+>>> from bidak.match.events import Doubled
+>>> from bidak.match.player import Player
+>>> event_to_json(Doubled(Player.ONE, 4))
+{'type': 'doubled', 'player': 1, 'value': 4}
+>>> event_from_json({'type': 'doubled', 'player': 1, 'value': 4})
+Doubled(player=<Player.ONE: 1>, value=4)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import fields
+from enum import Enum
+from typing import Any, Final, TypeVar
+
+from bidak.errors import BidakError, InvalidMatchData
+from bidak.match.checks import MAX_CUBE
+from bidak.match.events import EVENT_TYPES, Event, GameEnd
+from bidak.match.player import Player
+from bidak.match.ruleset import OpeningRule, RuleSet, TimeoutPolicy
+from bidak.match.state import MatchState, Phase
+from bidak.rules import Position, Variant
+
+JSON = dict[str, Any]
+E = TypeVar("E", bound=Enum)
+T = TypeVar("T")
+
+# -- writing ------------------------------------------------------------------------------------
+
+
+def _encode(value: object) -> object:
+    if isinstance(value, bool | str) or value is None:
+        return value
+    if isinstance(value, Player):
+        return value.value
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, int):
+        return value
+    if isinstance(value, RuleSet):
+        return rules_to_json(value)
+    if isinstance(value, Position):
+        return value.position_id
+    if isinstance(value, tuple):
+        return [_encode(item) for item in value]
+    raise TypeError(f"cannot write {value!r} as JSON")  # pragma: no cover - a bug, not bad input
+
+
+def rules_to_json(rules: RuleSet) -> JSON:
+    return {field.name: _encode(getattr(rules, field.name)) for field in fields(rules)}
+
+
+def event_to_json(event: Event) -> JSON:
+    body: JSON = {"type": event.type}
+    body.update((field.name, _encode(getattr(event, field.name))) for field in fields(event))
+    return body
+
+
+def state_to_json(state: MatchState) -> JSON:
+    return {field.name: _encode(getattr(state, field.name)) for field in fields(state)}
+
+
+# -- reading ------------------------------------------------------------------------------------
+
+Reader = Callable[[object], Any]
+
+
+def _fail(what: str, value: object) -> InvalidMatchData:
+    return InvalidMatchData(f"{what}: {value!r} is not valid")
+
+
+def _int(low: int, high: int) -> Reader:
+    def read(value: object) -> int:
+        if type(value) is not int or not low <= value <= high:
+            raise _fail(f"a whole number {low}..{high}", value)
+        return value
+
+    return read
+
+
+def _bool(value: object) -> bool:
+    if type(value) is not bool:
+        raise _fail("true or false", value)
+    return value
+
+
+def _str(value: object) -> str:
+    if type(value) is not str:
+        raise _fail("a string", value)
+    return value
+
+
+def _enum(kind: type[E]) -> Reader:
+    def read(value: object) -> E:
+        try:
+            return kind(value)
+        except ValueError:
+            raise _fail(f"a {kind.__name__}", value) from None
+
+    return read
+
+
+def _player(value: object) -> Player:
+    if type(value) is not int:
+        raise _fail("a player (0 or 1)", value)
+    return _enum(Player)(value)  # type: ignore[no-any-return]
+
+
+def _optional(read: Reader) -> Reader:
+    def read_optional(value: object) -> object:
+        return None if value is None else read(value)
+
+    return read_optional
+
+
+def _pair(read: Reader) -> Reader:
+    def read_pair(value: object) -> tuple[Any, Any]:
+        if not isinstance(value, list) or len(value) != 2:
+            raise _fail("a pair", value)
+        return read(value[0]), read(value[1])
+
+    return read_pair
+
+
+def _steps(value: object) -> tuple[tuple[int, int, bool], ...]:
+    if not isinstance(value, list) or len(value) > 4:
+        raise _fail("up to four steps", value)
+    steps = []
+    for step in value:
+        if not isinstance(step, list) or len(step) != 3:
+            raise _fail("a step [start, end, hit]", step)
+        steps.append((_int(0, 25)(step[0]), _int(0, 25)(step[1]), _bool(step[2])))
+    return tuple(steps)
+
+
+def _cube(value: object) -> int:
+    if type(value) is not int or value < 1 or value > MAX_CUBE or value & (value - 1):
+        raise _fail("a cube value 1, 2, 4, ..., 64", value)
+    return value
+
+
+def _position(value: object) -> Position:
+    try:
+        return Position.from_position_id(_str(value))
+    except BidakError as error:
+        raise InvalidMatchData(f"position: {error}") from None
+
+
+_DIE = _int(1, 6)
+_DICE = _pair(_DIE)
+_SCORE = _pair(_int(0, 10_000))
+_COUNT = _int(0, 1_000_000_000)
+
+_RULES: Final[dict[str, Reader]] = {
+    "length": _int(1, 25),
+    "cube": _bool,
+    "variant": _enum(Variant),
+    "opening": _enum(OpeningRule),
+    "timeout_policy": _enum(TimeoutPolicy),
+}
+
+
+def _object(
+    value: object, schema: Mapping[str, Reader], what: str, tag: str | None = None
+) -> dict[str, Any]:
+    """The fields of ``value`` read by ``schema``; exactly these keys (and ``tag``) are allowed."""
+    if not isinstance(value, dict):
+        raise InvalidMatchData(f"{what} must be a JSON object, not {type(value).__name__}")
+    keys = set(value) - {tag}
+    if keys != set(schema):
+        missing, extra = sorted(set(schema) - keys), sorted(map(str, keys - set(schema)))
+        raise InvalidMatchData(f"{what}: missing fields {missing}, unknown fields {extra}")
+    read: dict[str, Any] = {}
+    for name, reader in schema.items():
+        try:
+            read[name] = reader(value[name])
+        except InvalidMatchData as error:
+            raise InvalidMatchData(f"{what} field {name!r}, {error}") from None
+    return read
+
+
+def rules_from_json(data: object) -> RuleSet:
+    return RuleSet(**_object(data, _RULES, "rule set"))
+
+
+def _rules(value: object) -> RuleSet:
+    return rules_from_json(value)
+
+
+_EVENT_FIELDS: Final[dict[str, Reader]] = {
+    "rules": _rules,
+    "game": _int(1, 10_000),
+    "score": _SCORE,
+    "crawford": _bool,
+    "dice": _DICE,
+    "starter": _player,
+    "player": _player,
+    "winner": _player,
+    "steps": _steps,
+    "notation": _str,
+    "value": _cube,
+    "level": _int(1, 3),
+    "points": _int(1, 3 * MAX_CUBE),
+    "kind": _enum(GameEnd),
+    "strikes": _int(1, 1_000_000),
+    "on": _bool,
+}
+_EVENT_SCHEMAS: Final[dict[str, tuple[type[Event], dict[str, Reader]]]] = {
+    kind.type: (kind, {field.name: _EVENT_FIELDS[field.name] for field in fields(kind)})
+    for kind in EVENT_TYPES
+}
+
+
+def event_from_json(data: object) -> Event:
+    if not isinstance(data, dict):
+        raise InvalidMatchData(f"an event must be a JSON object, not {type(data).__name__}")
+    name = data.get("type")
+    if not isinstance(name, str) or name not in _EVENT_SCHEMAS:
+        raise InvalidMatchData(f"unknown event type {name!r}")
+    kind, schema = _EVENT_SCHEMAS[name]
+    return kind(**_object(data, schema, name, tag="type"))
+
+
+_STATE: Final[dict[str, Reader]] = {
+    "rules": _rules,
+    "position": _position,
+    "score": _SCORE,
+    "game": _int(0, 10_000),
+    "crawford": _bool,
+    "post_crawford": _bool,
+    "phase": _enum(Phase),
+    "turn": _optional(_player),
+    "dice": _optional(_DICE),
+    "cube": _cube,
+    "cube_owner": _optional(_player),
+    "resign_level": _int(0, 3),
+    "resigner": _optional(_player),
+    "strikes": _pair(_COUNT),
+    "autoplay": _pair(_bool),
+    "winner": _optional(_player),
+    "version": _COUNT,
+}
+
+
+def state_from_json(data: object) -> MatchState:
+    state = MatchState(**_object(data, _STATE, "state"))
+    _check_consistent(state)
+    return state
+
+
+def _check_consistent(state: MatchState) -> None:
+    """Refuse combinations no log can produce (a hand-edited or truncated state)."""
+    phase = state.phase
+    problems = [
+        (phase in (Phase.ROLL, Phase.MOVE, Phase.DOUBLED, Phase.RESIGN_OFFERED))
+        and state.turn is None,
+        phase in (Phase.OPENING, Phase.MATCH_OVER) and state.turn is not None,
+        phase is Phase.MOVE and state.dice is None,
+        phase in (Phase.ROLL, Phase.DOUBLED, Phase.OPENING) and state.dice is not None,
+        phase is Phase.RESIGN_OFFERED and state.resigner is None,
+        phase not in (Phase.RESIGN_OFFERED, Phase.BETWEEN_GAMES) and state.resigner is not None,
+        (state.resigner is None) != (state.resign_level == 0),
+        (phase is Phase.MATCH_OVER) != (state.winner is not None),
+    ]
+    if any(problems):
+        raise InvalidMatchData(f"state: these fields do not fit phase {phase.value}")

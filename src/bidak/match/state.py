@@ -1,0 +1,80 @@
+"""The state of a match: an immutable value that only :func:`bidak.match.apply_event` changes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from bidak.match.player import Player
+from bidak.match.ruleset import RuleSet
+from bidak.rules import Position
+
+
+class Phase(Enum):
+    """What the match is waiting for. Values are stable: they are stored."""
+
+    OPENING = "opening"
+    """Waiting for the opening roll of a game (rules.md 2)."""
+    ROLL = "roll"
+    """The player on roll may double (if allowed) or roll."""
+    MOVE = "move"
+    """The dice are rolled; the player on roll must play them."""
+    DOUBLED = "doubled"
+    """The opponent of the player on roll must take or drop."""
+    RESIGN_OFFERED = "resign_offered"
+    """The opponent of the resigner must accept or reject."""
+    BETWEEN_GAMES = "between_games"
+    """No game in progress. Transient: only seen in the middle of a transition (after a game ends,
+    before its ``GameStarted`` or ``MatchWon``) or in a log cut short there."""
+    MATCH_OVER = "match_over"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """Everything needed to continue a match.
+
+    ``position`` is seen by ``turn``, the player on roll; while nobody is on roll (the opening, the
+    end of the match) it is seen by ``Player.ZERO``. ``cube`` keeps the old value while a double is
+    pending (as GNU Backgammon's Match ID does). Per-player tuples are indexed by :class:`Player`.
+    """
+
+    rules: RuleSet
+    position: Position
+    score: tuple[int, int] = (0, 0)
+    game: int = 0
+    crawford: bool = False
+    post_crawford: bool = False
+    phase: Phase = Phase.BETWEEN_GAMES
+    turn: Player | None = None
+    dice: tuple[int, int] | None = None
+    cube: int = 1
+    cube_owner: Player | None = None
+    resign_level: int = 0
+    resigner: Player | None = None
+    strikes: tuple[int, int] = (0, 0)
+    autoplay: tuple[bool, bool] = (False, False)
+    winner: Player | None = None
+    version: int = 0
+
+    @property
+    def viewer(self) -> Player:
+        """The player whose view ``position`` is in."""
+        return Player.ZERO if self.turn is None else self.turn
+
+    def position_for(self, player: Player) -> Position:
+        """The position seen by ``player``."""
+        return self.position if player is self.viewer else self.position.flipped()
+
+    def pips_for(self, player: Player) -> int:
+        """``player``'s pip count (rules.md 10)."""
+        pips = self.position.pips
+        return pips.mover if player is self.viewer else pips.opponent
+
+    def away(self, player: Player) -> int:
+        """Points ``player`` still needs to win the match (0 once reached)."""
+        return max(0, self.rules.length - self.score[player])
+
+    @property
+    def pending_cube(self) -> int:
+        """The cube value a pending double offers (``cube`` itself otherwise)."""
+        return 2 * self.cube if self.phase is Phase.DOUBLED else self.cube

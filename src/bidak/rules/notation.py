@@ -127,7 +127,8 @@ def resolve(text: str, position: Position, dice: tuple[int, int]) -> Play:
     hops = parse_hops(text)
     mine = [*_mover_side(position)]
     stated_hits: set[int] = set()
-    for hop in hops:
+    # Take the hops from the highest start down, so "21/18* bar/21" reads like "bar/21 21/18*".
+    for hop in sorted(hops, key=lambda hop: -hop.stops[0]):
         start, end = hop.stops[0], hop.stops[-1]
         slot = 24 if start == BAR else start - 1
         if mine[slot] <= 0:

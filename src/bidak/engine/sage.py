@@ -49,6 +49,11 @@ def from_board(board: list[int] | tuple[int, ...]) -> Position:
     return Position(tuple(int(n) for n in board[1:25]), Sides(int(board[25]), int(board[0])))
 
 
+def possible_boards(position: Position, dice: tuple[int, int]) -> list[list[int]]:
+    """bgsage's raw result boards for a roll (for timing comparisons)."""
+    return bgsage.possible_moves(to_board(position), dice[0], dice[1])  # type: ignore[no-any-return]
+
+
 def possible_results(position: Position, dice: tuple[int, int]) -> list[Position]:
     """bgsage's legal results of a roll (mover's view), as Bidak positions.
 
@@ -96,6 +101,22 @@ class Context:
             "is_crawford": self.crawford,
             "jacoby": False,
         }
+
+
+def won_equity(level: int, context: Context) -> float:
+    """What winning ``level`` x cube points now is worth to the mover, in the engine's units.
+
+    The units are those of every equity here: +1 is winning the cube's worth. For money that is
+    ``level``; in a match it is the match-winning chances after the win on the engine's linear
+    scale. Used to weigh a resignation offer against playing on.
+    """
+    away, other = context.away
+    if away == 0 and other == 0:
+        return float(level)
+    left = away - level * context.cube
+    # bgbot_cpp's table flag means "post-Crawford": true once the opponent already needs 1.
+    mwc = 1.0 if left <= 0 else float(bgbot_cpp.get_met(left, other, other == 1))
+    return float(bgbot_cpp.mwc2eq(mwc, away, other, context.cube, context.crawford))
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,8 +44,7 @@ _WINS = {
 }
 
 
-def _who(player: Player) -> str:
-    return f"Player {player.value}"
+_PLAYERS = ("Player 0", "Player 1")
 
 
 def _dice(dice: tuple[int, int]) -> str:
@@ -56,8 +55,12 @@ def _score(score: tuple[int, int]) -> str:
     return f"{score[0]}-{score[1]}"
 
 
-def describe(event: Event) -> str:
-    """A one-line English description of ``event``."""
+def describe(event: Event, names: tuple[str, str] = _PLAYERS) -> str:
+    """A one-line English description of ``event``, calling the players by ``names``."""
+
+    def _who(player: Player) -> str:
+        return names[player]
+
     match event:
         case MatchStarted(rules=rules):
             starts = "higher" if rules.opening is OpeningRule.HIGHER_STARTS else "lower"

@@ -13,7 +13,15 @@ True
 from bidak.rules.diagram import parse as parse_diagram
 from bidak.rules.notation import format_steps, parse_hops
 from bidak.rules.outcome import Outcome, Side, WinKind, outcome
-from bidak.rules.plays import Play, Step, check_dice, find_play, legal_plays
+from bidak.rules.plays import (
+    Play,
+    Step,
+    apply_step,
+    check_dice,
+    find_play,
+    legal_plays,
+    single_steps,
+)
 from bidak.rules.position import BAR, CHECKERS, OFF, Point, Position, Sides, Variant
 
 __all__ = [
@@ -29,6 +37,7 @@ __all__ = [
     "Step",
     "Variant",
     "WinKind",
+    "apply_step",
     "check_dice",
     "find_play",
     "format_steps",
@@ -36,4 +45,5 @@ __all__ = [
     "outcome",
     "parse_diagram",
     "parse_hops",
+    "single_steps",
 ]

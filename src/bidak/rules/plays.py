@@ -222,6 +222,25 @@ def _doubles(b: list[int], die: int) -> _Found:
     return found
 
 
+def single_steps(position: Position, die: int) -> list[Step]:
+    """Every step one die allows on its own, ignoring the rest of the roll (rules.md 3-5).
+
+    Useful to build a play step by step; whether a step can be part of a legal play of the
+    whole roll is for the caller to check against :func:`legal_plays`.
+    """
+    if type(die) is not int or not 1 <= die <= 6:
+        raise InvalidDice(f"a die is a number from 1 to 6, not {die!r}")
+    return _steps([position.bar.opponent, *position.points, position.bar.mover], die, 25)
+
+
+def apply_step(position: Position, step: Step) -> Position:
+    """The position after one step (still the mover's view); the step must come from
+    :func:`single_steps` of this position."""
+    board = [position.bar.opponent, *position.points, position.bar.mover]
+    _apply(board, step)
+    return Position._unchecked(tuple(board[1:25]), board[25], board[0])
+
+
 def find_play(position: Position, dice: tuple[int, int], steps: Sequence[tuple[int, int]]) -> Play:
     """The legal play made of exactly these ``(start, end)`` steps, given in any order.
 

@@ -1,0 +1,191 @@
+"""``bidak bench bots``: how long each bot level thinks, and how the levels fare against each other.
+
+Timing: every level decides each state of one seeded sample of decisions (checker plays with a
+choice, doubling decisions, answers to doubles) taken from Normal-vs-Normal matches, so the
+positions look like real play. Duel: points per game between each pair of levels over paired
+games with shared dice (see :func:`bidak.engine.duel.duel`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from rich.table import Table
+
+from bidak.engine.bots import Bot, make_bot, shared_engines
+from bidak.engine.duel import DuelResult, duel, play
+from bidak.engine.levels import LEVELS, Level
+from bidak.match import Action, MatchState, Phase, Player, RuleSet, SeededDice, decider
+
+BUDGETS: dict[Level, float] = {Level.EXPERT: 1.5, Level.NORMAL: 0.1}
+"""The p95 decision time each level must keep to, in seconds (issue 3)."""
+
+Progress = Callable[[str], None]
+
+
+def decision_states(count: int, seed: int = 2026) -> list[MatchState]:
+    """``count`` states where a bot has a real decision, from seeded Normal-vs-Normal matches."""
+    found: list[MatchState] = []
+
+    def keep(state: MatchState, player: Player, action: Action) -> None:
+        found.append(state)
+
+    match = 0
+    while len(found) < count:
+        bots = (
+            make_bot(Level.NORMAL, f"{seed}:{match}:0"),
+            make_bot(Level.NORMAL, f"{seed}:{match}:1"),
+        )
+        play(bots, RuleSet(length=7), SeededDice(f"{seed}:{match}"), observe=keep)
+        match += 1
+    return found[:count]
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    level: Level
+    seconds: tuple[float, ...]
+    kinds: tuple[str, ...]
+
+    def quantile(self, q: float, kind: str | None = None) -> float:
+        values = sorted(
+            s for s, k in zip(self.seconds, self.kinds, strict=True) if kind in (None, k)
+        )
+        if not values:
+            return float("nan")
+        return values[min(len(values) - 1, int(q * len(values)))]
+
+    def median(self, kind: str | None = None) -> float:
+        values = [s for s, k in zip(self.seconds, self.kinds, strict=True) if kind in (None, k)]
+        return statistics.median(values) if values else float("nan")
+
+
+def time_levels(
+    states: Sequence[MatchState], levels: Sequence[Level], *, seed: int = 2026
+) -> list[Timing]:
+    """Each level's decision time on every state (its evaluators made beforehand)."""
+    timings = []
+    clock = time.perf_counter
+    for level in levels:
+        shared_engines().evaluator(LEVELS[level].ply)
+        bot = make_bot(level, seed)
+        seconds, kinds = [], []
+        for state in states:
+            player = decider(state)
+            assert player is not None
+            start = clock()
+            bot.decide(state, player)
+            seconds.append(clock() - start)
+            kinds.append("checker" if state.phase is Phase.MOVE else "cube")
+        timings.append(Timing(level, tuple(seconds), tuple(kinds)))
+    return timings
+
+
+def timing_table(timings: Sequence[Timing]) -> Table:
+    table = Table(
+        "level",
+        "ply",
+        "decisions",
+        "median ms",
+        "p95 ms",
+        "max ms",
+        "checker p95 ms",
+        "cube p95 ms",
+        "p95 budget",
+        title="Decision time per level",
+    )
+    for timing in timings:
+        budget = BUDGETS.get(timing.level)
+        p95 = timing.quantile(0.95)
+        verdict = (
+            ""
+            if budget is None
+            else f"{budget * 1000:.0f} ms " + ("ok" if p95 <= budget else "OVER")
+        )
+        table.add_row(
+            timing.level.value,
+            LEVELS[timing.level].ply,
+            str(len(timing.seconds)),
+            f"{timing.median() * 1000:.1f}",
+            f"{p95 * 1000:.1f}",
+            f"{max(timing.seconds) * 1000:.1f}",
+            f"{timing.quantile(0.95, 'checker') * 1000:.1f}",
+            f"{timing.quantile(0.95, 'cube') * 1000:.1f}",
+            verdict,
+        )
+    return table
+
+
+def duel_levels(
+    levels: Sequence[Level],
+    pairs: int,
+    *,
+    seed: int = 2026,
+    length: int = 25,
+    progress: Progress | None = None,
+) -> list[DuelResult]:
+    """Every pair of ``levels`` over ``pairs`` duplicate-dice pairs of games."""
+    results = []
+    for first, second in itertools.combinations(levels, 2):
+
+        def maker(level: Level) -> Callable[[str], Bot]:
+            return lambda bot_seed: make_bot(level, bot_seed)
+
+        result = duel(
+            (first.value, second.value),
+            (maker(first), maker(second)),
+            pairs,
+            seed=seed,
+            length=length,
+        )
+        if progress is not None:
+            progress(f"{first.value} vs {second.value}: {result.mean:+.3f} ppg")
+        results.append(result)
+    return results
+
+
+def duel_table(results: Sequence[DuelResult], length: int) -> Table:
+    table = Table(
+        "bots",
+        "pairs of games",
+        "points per game (first)",
+        "95% interval",
+        title=f"Duels: first game of {length}-point matches, dice shared between paired games",
+    )
+    for result in results:
+        low, high = result.mean - result.half_width, result.mean + result.half_width
+        table.add_row(
+            f"{result.first} vs {result.second}",
+            str(result.pairs),
+            f"{result.mean:+.3f}",
+            f"[{low:+.3f}, {high:+.3f}]",
+        )
+    return table
+
+
+def run(
+    *,
+    states: int = 150,
+    pairs: int = 10,
+    seed: int = 2026,
+    length: int = 25,
+    levels: Sequence[Level] = tuple(Level),
+    progress: Progress | None = None,
+) -> list[Table]:
+    """Both tables of ``bidak bench bots``."""
+    say = progress or (lambda _: None)
+    say(f"sampling {states} decisions from seeded Normal-vs-Normal matches")
+    sample = decision_states(states, seed)
+    say("timing " + ", ".join(level.value for level in levels))
+    timings = time_levels(sample, levels, seed=seed)
+    tables = [timing_table(timings)]
+    if pairs > 0 and len(levels) > 1:
+        say(f"duels: {pairs} pairs of games per pairing")
+        tables.append(
+            duel_table(duel_levels(levels, pairs, seed=seed, length=length, progress=say), length)
+        )
+    return tables

@@ -89,12 +89,12 @@ def timing_table(timings: Sequence[Timing]) -> Table:
     table = Table(
         "level",
         "ply",
-        "decisions",
+        "n",
         "median ms",
         "p95 ms",
         "max ms",
-        "checker p95 ms",
-        "cube p95 ms",
+        "play p95",
+        "cube p95",
         "p95 budget",
         title="Decision time per level",
     )
@@ -102,9 +102,7 @@ def timing_table(timings: Sequence[Timing]) -> Table:
         budget = BUDGETS.get(timing.level)
         p95 = timing.quantile(0.95)
         verdict = (
-            ""
-            if budget is None
-            else f"{budget * 1000:.0f} ms " + ("ok" if p95 <= budget else "OVER")
+            "" if budget is None else f"{budget * 1000:.0f} " + ("ok" if p95 <= budget else "OVER")
         )
         table.add_row(
             timing.level.value,
@@ -150,11 +148,11 @@ def duel_levels(
 
 def duel_table(results: Sequence[DuelResult], length: int) -> Table:
     table = Table(
-        "bots",
-        "pairs of games",
-        "points per game (first)",
+        "first vs second",
+        "pairs",
+        "ppg (first)",
         "95% interval",
-        title=f"Duels: first game of {length}-point matches, dice shared between paired games",
+        title=f"Duels: game 1 of {length}-point matches, dice shared by paired games",
     )
     for result in results:
         low, high = result.mean - result.half_width, result.mean + result.half_width
@@ -170,7 +168,7 @@ def duel_table(results: Sequence[DuelResult], length: int) -> Table:
 def run(
     *,
     states: int = 150,
-    pairs: int = 10,
+    pairs: int = 20,
     seed: int = 2026,
     length: int = 25,
     levels: Sequence[Level] = tuple(Level),

@@ -8,6 +8,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from bidak.cli.errors import friendly
+
 app = typer.Typer(help="Benchmarks, each next to a reference measured in the same run.")
 console = Console()
 
@@ -39,3 +41,68 @@ def rules(
             f"{timing.median / reference.median:.2f}x",
         )
     console.print(table)
+
+
+@app.command("bots")
+@friendly
+def bots(
+    states: Annotated[int, typer.Option(help="decisions timed per level")] = 150,
+    pairs: Annotated[int, typer.Option(help="pairs of games per duel (0: no duels)")] = 20,
+    seed: Annotated[int, typer.Option(help="seed of the sample matches and the duel dice")] = 2026,
+    length: Annotated[int, typer.Option(help="duel games are the first of such a match")] = 25,
+    levels: Annotated[str, typer.Option(help="comma-separated levels")] = "beginner,normal,expert",
+) -> None:
+    """Decision time per bot level (median, p95) and duels between the levels (points per game)."""
+    from bidak.bench.bots import run
+    from bidak.engine.levels import Level
+
+    chosen = [Level.parse(name) for name in levels.split(",") if name.strip()]
+    for table in run(
+        states=states,
+        pairs=pairs,
+        seed=seed,
+        length=length,
+        levels=chosen,
+        progress=lambda text: console.print(f"[dim]{text}[/dim]"),
+    ):
+        console.print(table)
+
+
+@app.command("server")
+def server(
+    matches: Annotated[int, typer.Option(help="concurrent friend matches (two clients each)")] = 50,
+    duration: Annotated[
+        float, typer.Option(help="seconds measured, after every match is set up")
+    ] = 20.0,
+    think: Annotated[
+        str, typer.Option(help="seconds a client thinks before acting: LOW-HIGH, e.g. 2-5")
+    ] = "0.5-2",
+    url: Annotated[
+        str | None, typer.Option(help="a running server, e.g. http://127.0.0.1:8000 [start one]")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(help="load-generator processes (0: this one) [by size]")
+    ] = None,
+    deflate: Annotated[
+        bool, typer.Option(help="negotiate permessage-deflate like browsers do")
+    ] = True,
+) -> None:
+    """Scripted matches over real WebSockets: actions/s and action-to-broadcast latency, next to
+    a bare WebSocket relay with the same connections and pace."""
+    from bidak.bench.server import Think, results_table, run
+
+    try:
+        pace = Think.parse(think)
+    except ValueError as invalid:
+        console.print(f"[bold red]error:[/] {invalid}")
+        raise typer.Exit(2) from None
+    results = run(
+        matches,
+        duration,
+        pace,
+        url=url,
+        workers=workers,
+        deflate=deflate,
+        progress=lambda text: console.print(f"[dim]{text}[/dim]"),
+    )
+    console.print(results_table(results))

@@ -250,6 +250,31 @@ class Evaluator:
         )
         return float(analysis.cubeful_equity)
 
+    def roll_equities(
+        self, position: Position, context: Context = Context()
+    ) -> dict[tuple[int, int], float]:
+        """For each of the 21 rolls (high die first), the mover's 1-ply cubeful equity after
+        the roll's best play, scoring every result with the post-move evaluation (for luck).
+
+        The post-move evaluation picks its network from the result alone, so its figures can
+        differ by a few hundredths from ``rank`` at 1-ply; use one or the other, not both.
+        """
+        analyzer = self._first_ply()
+        board = to_board(position)
+        owner, kwargs = context.owner.value, context._kwargs()
+        equities: dict[tuple[int, int], float] = {}
+        for high in range(1, 7):
+            for low in range(1, high + 1):
+                equities[(high, low)] = max(
+                    float(
+                        analyzer.post_move_analytics(
+                            after, owner, context.cube, **kwargs
+                        ).cubeful_equity
+                    )
+                    for after in bgsage.possible_moves(board, high, low) or [board]
+                )
+        return equities
+
     def cube(self, position: Position, context: Context = Context()) -> CubeVerdict:
         """The cube decision before rolling, for the player on roll.
 

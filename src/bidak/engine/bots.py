@@ -1,0 +1,210 @@
+"""Bots: the action a computer player takes when the match waits for it.
+
+A :class:`Bot` answers ``decide(state, player)`` when ``player`` is ``decider(state)``:
+
+- on roll (``Phase.ROLL``): :class:`~bidak.match.Double` or :class:`~bidak.match.Roll`;
+- after rolling (``Phase.MOVE``): a :class:`~bidak.match.Move` whose steps are a legal play;
+- doubled (``Phase.DOUBLED``): :class:`~bidak.match.Take` or :class:`~bidak.match.Drop`;
+- offered a resignation: :class:`~bidak.match.AcceptResign` when the offer is worth at least
+  what the engine expects to win by playing on (gammons, backgammons and the cube included),
+  else :class:`~bidak.match.RejectResign`.
+
+Bots never resign, and only double when :func:`~bidak.match.can_double` allows it (Crawford, cube
+ownership, rooms with the cube off, 1-point matches). The engine sees the match through
+:func:`~bidak.engine.context.context_for`, so the score and the cube shape every decision.
+
+>>> import random
+>>> from bidak.match import Phase, Player, RuleSet, new_match
+>>> from dataclasses import replace
+>>> state = replace(new_match(RuleSet(length=5)), phase=Phase.MOVE, turn=Player.ZERO, dice=(3, 1))
+>>> bot = SageBot("expert", random.Random(1))
+>>> bot.decide(state, Player.ZERO)
+Move(player=<Player.ZERO: 0>, steps=((8, 5), (6, 5)))
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import threading
+from typing import Protocol
+
+from bidak.engine.bots_choice import choose_play, wants_double, wants_take
+from bidak.engine.context import context_for
+from bidak.engine.levels import LEVELS, QUICK, Level, Style
+from bidak.engine.sage import Evaluator, won_equity
+from bidak.errors import IllegalAction
+from bidak.match import (
+    AcceptResign,
+    Action,
+    Double,
+    Drop,
+    MatchState,
+    Move,
+    Phase,
+    Player,
+    RejectResign,
+    Roll,
+    Take,
+    can_double,
+    current_plays,
+    decider,
+)
+from bidak.rules import Play
+
+
+class Bot(Protocol):
+    """Anything that plays a seat: returns the action ``player`` takes in ``state``."""
+
+    def decide(self, state: MatchState, player: Player) -> Action: ...
+
+
+class Engines:
+    """One :class:`Evaluator` per ply, made on first use and shared (evaluators are thread-safe).
+
+    Making an evaluator reads the network weights (55-110 ms), so bots share one set.
+    """
+
+    def __init__(self) -> None:
+        self._by_ply: dict[str, Evaluator] = {}
+        self._lock = threading.Lock()
+
+    def evaluator(self, ply: str) -> Evaluator:
+        found = self._by_ply.get(ply)
+        if found is None:
+            with self._lock:
+                found = self._by_ply.get(ply)
+                if found is None:
+                    found = self._by_ply[ply] = Evaluator(ply)
+        return found
+
+
+@functools.cache
+def shared_engines() -> Engines:
+    """The process's engines, made on first call (not at import)."""
+    return Engines()
+
+
+class SageBot:
+    """A bot of one :class:`Level` (or any :class:`Style`) on the Open Sage engine.
+
+    ``rng`` is the bot's only source of randomness: a seeded bot fed the same states decides the
+    same. Each decision draws exactly one number from it, so decisions do not depend on how
+    much randomness the ones before needed. Safe to call from worker threads.
+    """
+
+    def __init__(
+        self,
+        level: Level | str,
+        rng: random.Random,
+        *,
+        style: Style | None = None,
+        engines: Engines | None = None,
+    ) -> None:
+        self.level = Level.parse(level)
+        self.style = LEVELS[self.level] if style is None else style
+        self._rng = rng
+        self._rng_lock = threading.Lock()
+        self._engines = shared_engines() if engines is None else engines
+
+    def __repr__(self) -> str:
+        return f"SageBot({self.level.value!r}, style={self.style!r})"
+
+    @property
+    def evaluator(self) -> Evaluator:
+        return self._engines.evaluator(self.style.ply)
+
+    def decide(self, state: MatchState, player: Player) -> Action:
+        if decider(state) is not player:
+            raise IllegalAction(f"Player {player.value} has nothing to decide now")
+        with self._rng_lock:
+            rng = random.Random(self._rng.getrandbits(64))
+        match state.phase:
+            case Phase.ROLL:
+                return self._on_roll(state, player, rng)
+            case Phase.MOVE:
+                return Move(player, steps_of(self.choose(state, player, rng)))
+            case Phase.DOUBLED:
+                return self._answer_double(state, player, rng)
+            case Phase.RESIGN_OFFERED:
+                accept = resign_is_worth_it(state, player, self.evaluator)
+                return AcceptResign(player) if accept else RejectResign(player)
+            case _:  # pragma: no cover - decider() is None in every other phase
+                raise IllegalAction(f"Player {player.value} has nothing to decide now")
+
+    def choose(self, state: MatchState, player: Player, rng: random.Random) -> Play:
+        """The legal play the bot makes with the rolled dice (``state`` is in ``MOVE``)."""
+        plays = current_plays(state)
+        if len(plays) == 1:
+            return plays[0]
+        assert state.dice is not None
+        ranked = self.evaluator.rank(state.position, state.dice, context_for(state, player))
+        picked = choose_play(state.position, ranked, self.style, rng)
+        by_result = {play.result: play for play in plays}
+        # The engine only ranks legal results (sage.py checks them), so this always finds one.
+        return by_result.get(picked.result, plays[0])
+
+    def _on_roll(self, state: MatchState, player: Player, rng: random.Random) -> Action:
+        if not can_double(state, player):
+            return Roll(player)
+        verdict = self.evaluator.cube(state.position, context_for(state, player))
+        return Double(player) if wants_double(verdict, self.style, rng) else Roll(player)
+
+    def _answer_double(self, state: MatchState, player: Player, rng: random.Random) -> Action:
+        doubler = player.opponent  # on roll; the position is seen by them
+        verdict = self.evaluator.cube(state.position, context_for(state, doubler))
+        return Take(player) if wants_take(verdict, self.style, rng) else Drop(player)
+
+
+def steps_of(play: Play) -> tuple[tuple[int, int], ...]:
+    """A play as the ``(start, end)`` steps a :class:`~bidak.match.Move` carries."""
+    return tuple((step.start, step.end) for step in play.steps)
+
+
+def play_on_equity(state: MatchState, player: Player, evaluator: Evaluator) -> float:
+    """What ``player`` expects from playing the game on, in the engine's cubeful units.
+
+    Before the roll it is the cube verdict of the player on roll (doubling if they should);
+    after the roll, the equity of their best play. Either is turned to ``player``'s side.
+    """
+    mover = state.turn
+    assert mover is not None
+    context = context_for(state, mover)
+    if state.dice is None:
+        verdict = evaluator.cube(state.position, context)
+        equity = verdict.double_equity if verdict.should_double else verdict.no_double
+    else:
+        equity = evaluator.rank(state.position, state.dice, context)[0].equity
+    return equity if mover is player else -equity
+
+
+def resign_is_worth_it(state: MatchState, player: Player, evaluator: Evaluator) -> bool:
+    """Whether the resignation on the table gives ``player`` at least what playing on would."""
+    offered = won_equity(state.resign_level, context_for(state, player))
+    return offered >= play_on_equity(state, player, evaluator) - 1e-9
+
+
+def quick_bot(engines: Engines | None = None) -> SageBot:
+    """The engine's 1-ply best, without noise: the cheap answer when time runs out."""
+    return SageBot(Level.EXPERT, random.Random(0), style=QUICK, engines=engines)
+
+
+def instant_action(state: MatchState, player: Player) -> Action:
+    """A legal answer with no engine at all: the last resort of a bot out of time.
+
+    Roll rather than double, the first legal play, take, and reject a resignation.
+    """
+    match state.phase:
+        case Phase.MOVE:
+            return Move(player, steps_of(current_plays(state)[0]))
+        case Phase.DOUBLED:
+            return Take(player)
+        case Phase.RESIGN_OFFERED:
+            return RejectResign(player)
+        case _:
+            return Roll(player)
+
+
+def make_bot(level: Level | str, seed: int | str, *, engines: Engines | None = None) -> SageBot:
+    """A bot of ``level`` with its own ``random.Random(seed)``."""
+    return SageBot(level, random.Random(seed), engines=engines)

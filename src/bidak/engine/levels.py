@@ -1,0 +1,114 @@
+"""The bot levels players choose (rules.md 9: Beginner, Normal, Expert) and how each one plays.
+
+Every knob of a level lives in :data:`LEVELS`, one row per level, so calibration
+(:mod:`bidak.engine.calibrate`) tunes numbers in one place. Equities are in the engine's units
+(+1 = winning the cube's worth), so a knob of 0.1 is a tenth of a point at the current cube.
+
+>>> Level.parse("Expert")
+<Level.EXPERT: 'expert'>
+>>> LEVELS[Level.EXPERT].ply
+'2ply'
+>>> Level.parse("grandmaster")
+Traceback (most recent call last):
+...
+bidak.engine.levels.UnknownLevel: unknown bot level 'grandmaster'; choose beginner, normal or expert
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final
+
+from bidak.errors import BidakError
+
+
+class UnknownLevel(BidakError):
+    """A bot level name that is not one of :class:`Level`."""
+
+
+class Level(Enum):
+    """A bot's strength. Values are stable: rooms store them."""
+
+    BEGINNER = "beginner"
+    NORMAL = "normal"
+    EXPERT = "expert"
+
+    @classmethod
+    def parse(cls, name: str | Level) -> Level:
+        """The level called ``name`` (any case, surrounding spaces ignored)."""
+        if isinstance(name, Level):
+            return name
+        text = name.strip().lower() if isinstance(name, str) else name
+        for level in cls:
+            if level.value == text:
+                return level
+        names = [level.value for level in cls]
+        choices = ", ".join(names[:-1]) + f" or {names[-1]}"
+        raise UnknownLevel(f"unknown bot level {name!r}; choose {choices}")
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How a bot turns the engine's ranking into a decision.
+
+    Checker play: each candidate within ``cap`` of the best (at the bot's own ply) gets the
+    utility ``-loss + hit_bias x hits - shot_bias x exposed blots + N(0, noise)``; the bot takes
+    the best utility, or with ``temperature`` > 0 samples from a softmax over utility / temperature.
+
+    Cube: the bot doubles when ``double gain - double_bias + N(0, cube_noise) > 0`` and takes when
+    ``pass - take + take_bias + N(0, cube_noise) > 0``; a positive ``double_bias`` doubles late, a
+    positive ``take_bias`` takes too often. With all of them 0 the engine's verdict is followed.
+    """
+
+    ply: str
+    cap: float = 0.0
+    temperature: float = 0.0
+    noise: float = 0.0
+    hit_bias: float = 0.0
+    shot_bias: float = 0.0
+    double_bias: float = 0.0
+    take_bias: float = 0.0
+    cube_noise: float = 0.0
+
+    @property
+    def exact_plays(self) -> bool:
+        """Whether checker play is simply the engine's best play."""
+        return self.cap == 0.0 or (
+            self.temperature == 0.0
+            and self.noise == 0.0
+            and self.hit_bias == 0.0
+            and self.shot_bias == 0.0
+        )
+
+    @property
+    def exact_cube(self) -> bool:
+        """Whether cube decisions are simply the engine's verdict."""
+        return self.double_bias == 0.0 and self.take_bias == 0.0 and self.cube_noise == 0.0
+
+
+LEVELS: Final[dict[Level, Style]] = {
+    Level.BEGINNER: Style(
+        ply="1ply",
+        cap=0.4,
+        temperature=0.1,
+        hit_bias=0.04,
+        shot_bias=0.02,
+        double_bias=0.2,
+        take_bias=0.25,
+        cube_noise=0.1,
+    ),
+    Level.NORMAL: Style(
+        ply="1ply",
+        cap=0.25,
+        noise=0.07,
+        double_bias=0.06,
+        take_bias=0.08,
+        cube_noise=0.06,
+    ),
+    Level.EXPERT: Style(ply="2ply"),
+}
+"""The style of each level. Measured PRs and the runs behind them: ``calibration/*.json``."""
+
+QUICK: Final = Style(ply="1ply")
+"""The engine's best at 1-ply: what any bot falls back to when its time budget runs out."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from bidak.cli import bench, positions
+from bidak.cli import analyze, bench, hint, play, positions, serve
 
 app = typer.Typer(
     name="bidak",
@@ -15,6 +15,10 @@ app = typer.Typer(
 )
 app.command("show")(positions.show)
 app.command("plays")(positions.plays)
+app.command("hint")(hint.hint)
+app.command("analyze")(analyze.analyze)
+app.command("play")(play.play)
+app.command("serve")(serve.serve)
 app.add_typer(bench.app, name="bench")
 
 

@@ -1,0 +1,69 @@
+"""Guest accounts: a friendly generated name and a session cookie (rules.md 11)."""
+
+from __future__ import annotations
+
+import secrets
+
+from bidak.server.store.models import PlayerRow
+from bidak.server.store.repo import Store
+
+COOKIE = "bidak_session"
+_ADJECTIVES = (
+    "Brave",
+    "Calm",
+    "Clever",
+    "Swift",
+    "Lucky",
+    "Bold",
+    "Happy",
+    "Quiet",
+    "Bright",
+    "Kind",
+    "Sunny",
+    "Merry",
+    "Nimble",
+    "Gentle",
+    "Wise",
+    "Jolly",
+)
+_ANIMALS = (
+    "Tiger",
+    "Eagle",
+    "Otter",
+    "Falcon",
+    "Gecko",
+    "Heron",
+    "Lynx",
+    "Panda",
+    "Orca",
+    "Rhino",
+    "Komodo",
+    "Cobra",
+    "Badger",
+    "Moose",
+    "Owl",
+    "Fox",
+)
+
+
+def guest_name() -> str:
+    """A friendly name such as "Swift Otter 42"; players can change it."""
+    return f"{secrets.choice(_ADJECTIVES)} {secrets.choice(_ANIMALS)} {secrets.randbelow(90) + 10}"
+
+
+def clean_name(name: str) -> str:
+    """A display name: trimmed, inner spaces folded, 1 to 24 printable characters."""
+    text = " ".join(name.split())
+    if not 1 <= len(text) <= 24 or not text.isprintable():
+        raise ValueError("a name has 1 to 24 printable characters")
+    return text
+
+
+async def resume_or_create(store: Store, token: str | None) -> tuple[PlayerRow, str | None]:
+    """The player of ``token``, or a new guest with a new token (returned only when new)."""
+    if token:
+        player = await store.player_for_token(token)
+        if player is not None:
+            return player, None
+    player, new_token = await store.create_guest(guest_name())
+    return player, new_token

@@ -1,0 +1,81 @@
+"""Matches: the event log, the .mat export and the dice proof."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, HTTPException
+from fastapi.responses import PlainTextResponse
+
+from bidak.formats import write_mat
+from bidak.formats.match_mat import match_to_mat
+from bidak.match import event_from_json
+from bidak.server.dice import all_dice
+from bidak.server.schemas import DiceProof, EventItem, MatchEvents
+from bidak.server.services import ServicesDep
+from bidak.server.store.models import MatchRow
+
+router = APIRouter(prefix="/api/matches", tags=["matches"])
+
+ALGORITHM = (
+    "die n = first byte b < 252 of HMAC-SHA256(key=seed bytes, msg=ascii(n)), as b % 6 + 1;"
+    " seed_hash = SHA-256(seed bytes); see docs/fair-dice.md"
+)
+
+
+async def _match(services: ServicesDep, match_id: str) -> MatchRow:
+    row = await services.store.match(match_id)
+    if row is None:
+        raise HTTPException(404, "There is no such match")
+    return row
+
+
+@router.get("/{match_id}/events", response_model=MatchEvents)
+async def events(match_id: str, services: ServicesDep, since: int = 0) -> MatchEvents:
+    """Every event of the match after version ``since``, in order."""
+    row = await _match(services, match_id)
+    rows = await services.store.events(match_id, after=since)
+    return MatchEvents(
+        match_id=match_id,
+        finished=row.finished,
+        events=[EventItem(version=r.version, event=r.payload) for r in rows],
+    )
+
+
+@router.get("/{match_id}/mat", response_class=PlainTextResponse)
+async def export_mat(match_id: str, services: ServicesDep) -> PlainTextResponse:
+    """The match as a .mat file (Jellyfish / GNU Backgammon)."""
+    row = await _match(services, match_id)
+    room = await services.store.room(row.room_code)
+    rows = await services.store.events(match_id)
+    names = await services.store.players(
+        [i for i in (room.seat0_id, room.seat1_id) if i] if room else []
+    )
+    players = []
+    for index, seat_id in enumerate((room.seat0_id, room.seat1_id) if room else (None, None)):
+        if room is not None and room.kind == "practice" and index == 1:
+            players.append(f"Bot {room.bot_level}")
+        else:
+            players.append(names[seat_id].name if seat_id in names else f"Player {index}")
+    record = match_to_mat(
+        [event_from_json(r.payload) for r in rows],
+        (players[0], players[1]),
+        {"Site": "Bidak", "EventDate": row.created_at.strftime("%Y.%m.%d")},
+    )
+    return PlainTextResponse(
+        write_mat(record),
+        headers={"Content-Disposition": f'attachment; filename="bidak-{match_id[:8]}.mat"'},
+    )
+
+
+@router.get("/{match_id}/dice", response_model=DiceProof)
+async def dice_proof(match_id: str, services: ServicesDep) -> DiceProof:
+    """The commitment before the match ends; the seed and every die after it."""
+    row = await _match(services, match_id)
+    revealed = row.seed if row.finished else None
+    return DiceProof(
+        match_id=match_id,
+        algorithm=ALGORITHM,
+        seed_hash=row.seed_hash,
+        seed=revealed,
+        dice_drawn=row.dice_drawn,
+        dice=all_dice(row.seed, row.dice_drawn) if revealed else None,
+    )

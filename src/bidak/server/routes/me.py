@@ -1,0 +1,64 @@
+"""The visitor: their guest account, its name, and their match history."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, HTTPException
+
+from bidak.match import Phase, Player, state_from_json
+from bidak.server.accounts import clean_name
+from bidak.server.rooms.service import seat_of
+from bidak.server.schemas import HistoryItem, Me, Rename
+from bidak.server.services import PlayerDep, ServicesDep
+from bidak.server.store.models import PlayerRow
+
+router = APIRouter(prefix="/api/me", tags=["me"])
+
+
+def _me(player: PlayerRow) -> Me:
+    return Me(id=player.id, name=player.name, coins=player.coins, email_linked=bool(player.email))
+
+
+@router.get("", response_model=Me)
+async def read_me(player: PlayerDep) -> Me:
+    """The visitor's account; the first visit creates a guest and sets the session cookie."""
+    return _me(player)
+
+
+@router.patch("", response_model=Me)
+async def rename(body: Rename, player: PlayerDep, services: ServicesDep) -> Me:
+    try:
+        name = clean_name(body.name)
+    except ValueError as error:
+        raise HTTPException(422, str(error)) from None
+    return _me(await services.store.rename(player.id, name))
+
+
+@router.get("/matches", response_model=list[HistoryItem])
+async def history(player: PlayerDep, services: ServicesDep) -> list[HistoryItem]:
+    """The visitor's matches, newest first."""
+    rows = await services.store.rooms_of(player.id)
+    others = [r.seat1_id if r.seat0_id == player.id else r.seat0_id for r, _ in rows]
+    names = await services.store.players([o for o in others if o])
+    items: list[HistoryItem] = []
+    for (room, match), other in zip(rows, others, strict=True):
+        state = state_from_json(match.state)
+        seat = seat_of(room, player.id) or Player.ZERO
+        if room.kind == "practice":
+            opponent = f"Bot ({room.bot_level})"
+        else:
+            opponent = names[other].name if other in names else "(waiting)"
+        finished = state.phase is Phase.MATCH_OVER
+        items.append(
+            HistoryItem(
+                room=room.code,
+                match_id=match.id,
+                kind=room.kind,
+                opponent=opponent,
+                length=state.rules.length,
+                score=[state.score[seat], state.score[seat.opponent]],
+                finished=finished,
+                won=None if not finished else state.winner is seat,
+                updated_at=match.updated_at.isoformat(),
+            )
+        )
+    return items

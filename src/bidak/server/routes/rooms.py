@@ -1,0 +1,89 @@
+"""Rooms: create a practice or friend room, look at one, take the empty seat."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, HTTPException, Request
+
+from bidak.server.rooms.service import RoomError, seat_of
+from bidak.server.schemas import RoomInfo, RoomOptions, SeatInfo
+from bidak.server.services import PlayerDep, Services, ServicesDep
+from bidak.server.store.models import PlayerRow, RoomRow
+
+router = APIRouter(prefix="/api/rooms", tags=["rooms"])
+
+
+def invite_url(request: Request, services: Services, room: RoomRow) -> str | None:
+    if room.kind != "friend":
+        return None
+    base = services.settings.public_url.rstrip("/") or str(request.base_url).rstrip("/")
+    return f"{base}/#/room/{room.code}"
+
+
+async def seat_infos(services: Services, room: RoomRow, viewer_id: str | None) -> list[SeatInfo]:
+    """Who sits where: names, the bot's level, and which seat is the viewer's."""
+    names = await services.store.players([i for i in (room.seat0_id, room.seat1_id) if i])
+    seats: list[SeatInfo] = []
+    for index, seat_id in enumerate((room.seat0_id, room.seat1_id)):
+        if room.kind == "practice" and index == 1:
+            seats.append(SeatInfo(name=f"Bot ({room.bot_level})", bot=room.bot_level))
+        else:
+            name = names[seat_id].name if seat_id in names else None
+            seats.append(SeatInfo(name=name, you=seat_id is not None and seat_id == viewer_id))
+    return seats
+
+
+async def room_info(
+    request: Request, services: Services, room: RoomRow, player: PlayerRow
+) -> RoomInfo:
+    seats = await seat_infos(services, room, player.id)
+    seat = seat_of(room, player.id)
+    return RoomInfo(
+        code=room.code,
+        kind="practice" if room.kind == "practice" else "friend",
+        invite_url=invite_url(request, services, room),
+        seat=None if seat is None else int(seat),
+        seats=seats,
+        match_id=room.match_id,
+        move_seconds=room.move_seconds,
+        rules=dict(room.rules),
+    )
+
+
+def _refused(error: RoomError) -> HTTPException:
+    return HTTPException(404 if error.code == "not_found" else 409, error.message)
+
+
+@router.post("", response_model=RoomInfo, status_code=201)
+async def create_room(
+    options: RoomOptions, request: Request, player: PlayerDep, services: ServicesDep
+) -> RoomInfo:
+    """Create a room. A practice match starts at once; a friend room waits for the invitee."""
+    if options.kind == "practice":
+        room = await services.rooms.create_practice(player, options)
+    else:
+        room = await services.rooms.create_friend(player, options)
+    return await room_info(request, services, await services.rooms.room(room.code), player)
+
+
+@router.get("/{code}", response_model=RoomInfo)
+async def read_room(
+    code: str, request: Request, player: PlayerDep, services: ServicesDep
+) -> RoomInfo:
+    try:
+        room = await services.rooms.room(code)
+    except RoomError as error:
+        raise _refused(error) from None
+    return await room_info(request, services, room, player)
+
+
+@router.post("/{code}/join", response_model=RoomInfo)
+async def join_room(
+    code: str, request: Request, player: PlayerDep, services: ServicesDep
+) -> RoomInfo:
+    """Take the empty seat of a friend room; when both seats are taken, the visitor watches."""
+    try:
+        await services.rooms.join(code, player)
+        room = await services.rooms.room(code)
+    except RoomError as error:
+        raise _refused(error) from None
+    return await room_info(request, services, room, player)

@@ -1,0 +1,71 @@
+"""HTTP request and response bodies (separate from database rows and core values)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from bidak.server.rooms.options import FriendOptions, PracticeOptions
+
+RoomOptions = Annotated[PracticeOptions | FriendOptions, Field(discriminator="kind")]
+
+
+class Me(BaseModel):
+    id: str
+    name: str
+    coins: int
+    email_linked: bool
+
+
+class Rename(BaseModel):
+    name: str = Field(min_length=1, max_length=24)
+
+
+class SeatInfo(BaseModel):
+    name: str | None
+    bot: str | None = None
+    you: bool = False
+
+
+class RoomInfo(BaseModel):
+    code: str
+    kind: Literal["practice", "friend"]
+    invite_url: str | None
+    seat: int | None = Field(description="your seat (0 or 1), or null when you watch")
+    seats: list[SeatInfo]
+    match_id: str | None
+    move_seconds: int | None
+    rules: dict[str, object]
+
+
+class HistoryItem(BaseModel):
+    room: str
+    match_id: str
+    kind: str
+    opponent: str
+    length: int
+    score: list[int] = Field(description="your score first")
+    finished: bool
+    won: bool | None
+    updated_at: str
+
+
+class EventItem(BaseModel):
+    version: int
+    event: dict[str, object]
+
+
+class MatchEvents(BaseModel):
+    match_id: str
+    finished: bool
+    events: list[EventItem]
+
+
+class DiceProof(BaseModel):
+    match_id: str
+    algorithm: str
+    seed_hash: str
+    seed: str | None = Field(description="revealed when the match has ended")
+    dice_drawn: int
+    dice: list[int] | None = Field(description="every die of the match, once the seed is known")

@@ -1,0 +1,54 @@
+"""Server settings from the environment (``BIDAK_*``), with defaults that need no configuration."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+import platformdirs
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_SECRET = "change-me-dev-secret"
+
+
+def default_database_url() -> str:
+    folder = Path(platformdirs.user_data_dir("bidak", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite+aiosqlite:///{folder / 'bidak.sqlite3'}"
+
+
+class Settings(BaseSettings):
+    """Everything the server can be told. ``production`` refuses the default secret."""
+
+    model_config = SettingsConfigDict(env_prefix="BIDAK_", extra="ignore")
+
+    environment: Literal["development", "production", "test"] = "development"
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=1, le=65535)
+    database_url: str = Field(default_factory=default_database_url)
+    bus_url: str = "memory://"
+    secret_key: str = DEFAULT_SECRET
+    public_url: str = ""
+    """The address players see (for invite links); empty: taken from each request."""
+    secure_cookies: bool = False
+    """Mark cookies Secure; set it when the site is served over HTTPS."""
+    bot_delay: float = Field(default=0.6, ge=0.0, le=10.0)
+    """Seconds a bot waits before acting, so people can follow."""
+    bot_budget: float = Field(default=3.0, gt=0.0, le=60.0)
+    """Seconds a bot may think before it falls back to a quick answer."""
+    max_message_bytes: int = Field(default=4096, ge=256, le=1_048_576)
+    rate_per_second: float = Field(default=20.0, gt=0.0)
+    rate_burst: int = Field(default=40, ge=1)
+    instance_id: str = ""
+
+    @model_validator(mode="after")
+    def _refuse_default_secret_in_production(self) -> Settings:
+        if self.environment == "production" and (
+            self.secret_key == DEFAULT_SECRET or len(self.secret_key) < 32
+        ):
+            raise ValueError(
+                "BIDAK_SECRET_KEY must be set to a random value of at least 32 characters"
+                " in production"
+            )
+        return self

@@ -1,0 +1,1 @@
+"""Storage: SQLAlchemy models, the database handle with its migrations, and repositories."""

@@ -1,0 +1,83 @@
+"""Database rows. They are storage types only: the wire and the core have their own types."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, String
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSON}
+
+
+class PlayerRow(Base):
+    """A person: a guest until an e-mail is linked."""
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    email: Mapped[str | None] = mapped_column(String(254), unique=True, default=None)
+    coins: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class SessionRow(Base):
+    """A browser's login: the SHA-256 of its cookie token (the token itself is never stored)."""
+
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RoomRow(Base):
+    """A table: practice (a human and a bot) or friend (two humans and an invite code)."""
+
+    __tablename__ = "rooms"
+
+    code: Mapped[str] = mapped_column(String(32), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    creator_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    seat0_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), default=None)
+    seat1_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), default=None)
+    bot_level: Mapped[str | None] = mapped_column(String(16), default=None)
+    move_seconds: Mapped[int | None] = mapped_column(Integer, default=None)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    match_id: Mapped[str | None] = mapped_column(String(32), default=None, index=True)
+
+
+class MatchRow(Base):
+    """A match: its rules, the latest state (a cache of the event log), dice proof and clock."""
+
+    __tablename__ = "matches"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    room_code: Mapped[str] = mapped_column(ForeignKey("rooms.code"), index=True)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    seed: Mapped[str] = mapped_column(String(64))
+    seed_hash: Mapped[str] = mapped_column(String(64))
+    dice_drawn: Mapped[int] = mapped_column(Integer, default=0)
+    deadline: Mapped[float | None] = mapped_column(Float, default=None)
+    deadline_version: Mapped[int | None] = mapped_column(Integer, default=None)
+    finished: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class EventRow(Base):
+    """One event of a match; (match, version) is unique, which makes one writer win a race."""
+
+    __tablename__ = "events"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[float] = mapped_column(Float)

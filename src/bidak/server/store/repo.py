@@ -1,0 +1,212 @@
+"""Repositories: every read and write the server makes, each in one short transaction."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import or_, select, update
+from sqlalchemy.exc import IntegrityError
+
+from bidak.server.store.db import Database
+from bidak.server.store.models import EventRow, MatchRow, PlayerRow, RoomRow, SessionRow
+
+
+class Conflict(Exception):
+    """Another writer appended to the match first; reload and try again."""
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def new_id() -> str:
+    return secrets.token_hex(16)
+
+
+_KEY = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def is_key(text: str) -> bool:
+    """Whether ``text`` could be a room code or match id at all; anything else (a NUL, which
+    PostgreSQL cannot even compare, or a lone surrogate) is simply not found."""
+    return _KEY.fullmatch(text) is not None
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Append:
+    """What one accepted intent changes: new events and the match row's new values."""
+
+    match_id: str
+    expected_version: int
+    events: list[dict[str, Any]]
+    state: dict[str, Any]
+    dice_drawn: int
+    deadline: float | None
+    deadline_version: int | None
+    finished: bool
+    at: float
+
+
+class Store:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    # -- players and sessions -------------------------------------------------------------------
+
+    async def create_guest(self, name: str) -> tuple[PlayerRow, str]:
+        """A new guest and the cookie token of its first session."""
+        token = secrets.token_urlsafe(32)
+        player = PlayerRow(id=new_id(), name=name, created_at=_now(), coins=0)
+        async with self.db.session() as session, session.begin():
+            session.add(player)
+            await session.flush()
+            session.add(
+                SessionRow(token_hash=token_hash(token), player_id=player.id, created_at=_now())
+            )
+        return player, token
+
+    async def player_for_token(self, token: str) -> PlayerRow | None:
+        async with self.db.session() as session:
+            found = await session.get(SessionRow, token_hash(token))
+            if found is None:
+                return None
+            return await session.get(PlayerRow, found.player_id)
+
+    async def player(self, player_id: str) -> PlayerRow | None:
+        async with self.db.session() as session:
+            return await session.get(PlayerRow, player_id)
+
+    async def players(self, ids: list[str]) -> dict[str, PlayerRow]:
+        wanted = [i for i in ids if i]
+        if not wanted:
+            return {}
+        async with self.db.session() as session:
+            rows = await session.scalars(select(PlayerRow).where(PlayerRow.id.in_(wanted)))
+            return {row.id: row for row in rows}
+
+    async def rename(self, player_id: str, name: str) -> PlayerRow:
+        async with self.db.session() as session, session.begin():
+            player = await session.get(PlayerRow, player_id)
+            if player is None:
+                raise KeyError(player_id)
+            player.name = name
+            return player
+
+    # -- rooms ------------------------------------------------------------------------------------
+
+    async def create_room(self, room: RoomRow) -> RoomRow:
+        async with self.db.session() as session, session.begin():
+            session.add(room)
+        return room
+
+    async def room(self, code: str) -> RoomRow | None:
+        if not is_key(code):
+            return None
+        async with self.db.session() as session:
+            return await session.get(RoomRow, code)
+
+    async def take_seat(self, code: str, seat: int, player_id: str) -> bool:
+        """Seat ``player_id`` if the seat is still empty (atomic: two visitors cannot both win)."""
+        column = RoomRow.seat0_id if seat == 0 else RoomRow.seat1_id
+        async with self.db.session() as session, session.begin():
+            result = await session.execute(
+                update(RoomRow)
+                .where(RoomRow.code == code, column.is_(None))
+                .values({column.key: player_id})
+            )
+            return bool(result.rowcount)  # type: ignore[attr-defined]
+
+    async def rooms_of(self, player_id: str, limit: int = 50) -> list[tuple[RoomRow, MatchRow]]:
+        async with self.db.session() as session:
+            rows = await session.execute(
+                select(RoomRow, MatchRow)
+                .join(MatchRow, MatchRow.id == RoomRow.match_id)
+                .where(or_(RoomRow.seat0_id == player_id, RoomRow.seat1_id == player_id))
+                .order_by(MatchRow.updated_at.desc())
+                .limit(limit)
+            )
+            return [(room, match) for room, match in rows]
+
+    # -- matches ----------------------------------------------------------------------------------
+
+    async def create_match(
+        self, room_code: str, match: MatchRow, events: list[dict[str, Any]], at: float
+    ) -> None:
+        async with self.db.session() as session, session.begin():
+            session.add(match)
+            await session.flush()
+            for index, payload in enumerate(events, 1):
+                session.add(
+                    EventRow(match_id=match.id, version=index, payload=payload, created_at=at)
+                )
+            await session.execute(
+                update(RoomRow).where(RoomRow.code == room_code).values(match_id=match.id)
+            )
+
+    async def match(self, match_id: str) -> MatchRow | None:
+        if not is_key(match_id):
+            return None
+        async with self.db.session() as session:
+            return await session.get(MatchRow, match_id)
+
+    async def append(self, change: Append) -> None:
+        """Store new events and the match's new state in one transaction, or raise Conflict.
+
+        The row is updated only if its version is still the one the writer read, and the events'
+        (match, version) keys are unique: of two writers, exactly one commits.
+        """
+        try:
+            async with self.db.session() as session, session.begin():
+                result = await session.execute(
+                    update(MatchRow)
+                    .where(
+                        MatchRow.id == change.match_id,
+                        MatchRow.version == change.expected_version,
+                    )
+                    .values(
+                        state=change.state,
+                        version=change.expected_version + len(change.events),
+                        dice_drawn=change.dice_drawn,
+                        deadline=change.deadline,
+                        deadline_version=change.deadline_version,
+                        finished=change.finished,
+                        updated_at=_now(),
+                    )
+                )
+                if not result.rowcount:  # type: ignore[attr-defined]
+                    raise Conflict(change.match_id)
+                for offset, payload in enumerate(change.events, 1):
+                    session.add(
+                        EventRow(
+                            match_id=change.match_id,
+                            version=change.expected_version + offset,
+                            payload=payload,
+                            created_at=change.at,
+                        )
+                    )
+        except IntegrityError:
+            raise Conflict(change.match_id) from None
+
+    async def events(self, match_id: str, after: int = 0) -> list[EventRow]:
+        async with self.db.session() as session:
+            rows = await session.scalars(
+                select(EventRow)
+                .where(EventRow.match_id == match_id, EventRow.version > after)
+                .order_by(EventRow.version)
+            )
+            return list(rows)
+
+    async def live_matches(self) -> list[MatchRow]:
+        """Unfinished matches: their clocks and bots are re-armed at start."""
+        async with self.db.session() as session:
+            rows = await session.scalars(select(MatchRow).where(MatchRow.finished.is_(False)))
+            return list(rows)

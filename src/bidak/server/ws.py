@@ -1,0 +1,249 @@
+"""The WebSocket endpoint: one connection per client, JSON messages (docs/protocol.md).
+
+A connection joins one room at a time. Intents go to the rooms service; whatever it stores comes
+back through the bus to every connection at the room, each drawn for its own seat (only the
+player on roll receives the legal plays). Errors come back as a message and the connection stays
+open; malformed, oversized or too frequent messages change nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+
+from bidak.match import Player, state_from_json
+from bidak.server.accounts import COOKIE
+from bidak.server.bus import Subscription
+from bidak.server.protocol import (
+    PROTOCOL_VERSION,
+    ClientMessage,
+    Intent,
+    Join,
+    Ping,
+    error,
+    match_view,
+    to_action,
+)
+from bidak.server.rooms.service import RoomError, deadline_json, room_channel, seat_of
+from bidak.server.routes.rooms import seat_infos
+from bidak.server.services import Services
+from bidak.server.store.models import PlayerRow
+
+router = APIRouter()
+
+
+class RateLimit:
+    """A token bucket: ``rate`` messages a second on average, bursts up to ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens = float(burst)
+        self.last = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Connection:
+    def __init__(self, socket: WebSocket, services: Services, player: PlayerRow | None) -> None:
+        self.socket = socket
+        self.services = services
+        self.player = player
+        self.room: str | None = None
+        self.seat: Player | None = None
+        self.match: str | None = None
+        self.version = 0
+        self._send_lock = asyncio.Lock()
+        self._forwarder: asyncio.Task[None] | None = None
+        self._subscription: Subscription | None = None
+        settings = services.settings
+        self._limit = RateLimit(settings.rate_per_second, settings.rate_burst)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        async with self._send_lock:
+            await self.socket.send_text(json.dumps(message, separators=(",", ":")))
+
+    async def run(self) -> None:
+        limit = self.services.settings.max_message_bytes
+        try:
+            while True:
+                frame = await self.socket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text: str | None = frame.get("text")
+                size = (
+                    len(text.encode("utf-8"))
+                    if text is not None
+                    else len(frame.get("bytes") or b"")
+                )
+                if size > limit:
+                    await self.send(error("too_large", f"Messages are at most {limit} bytes"))
+                    continue
+                if not self._limit.allow():
+                    await self.send(error("rate_limited", "Too many messages; slow down"))
+                    continue
+                if text is None:  # a binary frame: the protocol is JSON text
+                    await self.send(error("bad_message", "Messages are JSON in text frames"))
+                    continue
+                await self.handle(text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await self._leave()
+
+    async def handle(self, text: str) -> None:
+        try:
+            message = ClientMessage.validate_json(text)
+        except ValidationError as invalid:
+            first = invalid.errors()[0]
+            where = ".".join(str(part) for part in first.get("loc", ()))
+            await self.send(error("bad_message", f"Not a valid message ({where}: {first['msg']})"))
+            return
+        if isinstance(message, Ping):
+            await self.send({"type": "pong", "now": self.services.clock.now()})
+        elif isinstance(message, Join):
+            await self.join(message)
+        elif isinstance(message, Intent):
+            await self.intent(message)
+
+    async def join(self, message: Join) -> None:
+        try:
+            room = await self.services.rooms.room(message.room)
+        except RoomError as refused:
+            await self.send(error(refused.code, refused.message, message.room))
+            return
+        await self._leave()
+        self.room = room.code
+        self.seat = seat_of(room, self.player.id) if self.player else None
+        self._subscription = await self.services.bus.subscribe(room_channel(room.code))
+        # Forward only after the snapshot: what is published meanwhile waits in the
+        # subscription, and the forwarder then sends just the versions the snapshot lacked.
+        await self.snapshot(since=message.since)
+        self._forwarder = asyncio.create_task(self._forward(self._subscription))
+
+    async def snapshot(self, since: int | None = None) -> None:
+        assert self.room is not None
+        services = self.services
+        room = await services.rooms.room(self.room)
+        self.seat = seat_of(room, self.player.id) if self.player else None
+        seats = await seat_infos(services, room, self.player.id if self.player else None)
+        message: dict[str, Any] = {
+            "type": "snapshot",
+            "protocol": PROTOCOL_VERSION,
+            "room": room.code,
+            "kind": room.kind,
+            "seat": None if self.seat is None else int(self.seat),
+            "seats": [seat.model_dump() for seat in seats],
+            "move_seconds": room.move_seconds,
+            "match": room.match_id,
+            "version": 0,
+            "table": None,
+            "deadline": None,
+            "seed_hash": None,
+            "seed": None,
+            "now": services.clock.now(),
+        }
+        if room.match_id is not None:
+            live = await services.rooms.live(room.match_id)
+            self.match, self.version = live.match_id, live.state.version
+            message.update(
+                version=live.state.version,
+                table=match_view(live.state, self.seat),
+                deadline=deadline_json(live),
+                seed_hash=live.seed_hash,
+                seed=live.seed if live.finished else None,
+            )
+            if since is not None and since < live.state.version:
+                missed = await services.store.events(live.match_id, after=since)
+                message["missed"] = [
+                    {"version": r.version, "event": r.payload}
+                    for r in missed
+                    if r.version <= live.state.version  # later ones come as events
+                ]
+        await self.send(message)
+
+    async def intent(self, message: Intent) -> None:
+        if self.room is None:
+            await self.send(error("not_joined", "Join a room first"))
+            return
+        if self.player is None:
+            await self.send(
+                error("not_seated", "Only the players at this table can act", self.room)
+            )
+            return
+        try:
+            await self.services.rooms.submit(
+                self.room,
+                self.player.id,
+                lambda seat: to_action(message.action, seat),
+                message.version,
+            )
+        except RoomError as refused:
+            await self.send(error(refused.code, refused.message, self.room))
+
+    async def _forward(self, subscription: Subscription) -> None:
+        async for message in subscription:
+            if message.get("kind") != "events":
+                continue
+            if message["match"] != self.match:
+                # A match started at this room (a friend arrived): send the whole table.
+                await self.snapshot(since=0)
+                continue
+            first = message["from"]
+            last = first + len(message["events"]) - 1
+            if last <= self.version:
+                continue  # already in a snapshot this client has
+            items = [{"version": first + i, "event": e} for i, e in enumerate(message["events"])]
+            if first > self.version + 1:
+                # Another instance's message is late (or lost): fill the gap from the store.
+                missed = await self.services.store.events(message["match"], after=self.version)
+                earlier = [r for r in missed if r.version < first]
+                items[:0] = [{"version": r.version, "event": r.payload} for r in earlier]
+            state = state_from_json(message["state"])
+            seen, self.version = self.version, last
+            await self.send(
+                {
+                    "type": "events",
+                    "room": message["room"],
+                    "match": message["match"],
+                    "version": last,
+                    "events": [item for item in items if item["version"] > seen],
+                    "table": match_view(state, self.seat),
+                    "deadline": message["deadline"],
+                    "seed": message["seed"],
+                    "now": self.services.clock.now(),
+                }
+            )
+
+    async def _leave(self) -> None:
+        if self._forwarder is not None:
+            self._forwarder.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._forwarder
+            self._forwarder = None
+        if self._subscription is not None:
+            await self._subscription.close()
+            self._subscription = None
+        self.room = self.match = None
+        self.version = 0
+
+
+@router.websocket("/ws")
+async def socket(websocket: WebSocket) -> None:
+    services: Services = websocket.app.state.services
+    token = websocket.cookies.get(COOKIE)
+    player = await services.store.player_for_token(token) if token else None
+    await websocket.accept()
+    await Connection(websocket, services, player).run()

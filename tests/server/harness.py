@@ -1,0 +1,137 @@
+"""A real server on a loopback port, and real HTTP/WebSocket clients for it."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+import websockets
+
+from bidak.server.app import create_app
+from bidak.server.clocks import Clock
+from bidak.server.dice import new_seed
+from bidak.server.services import Services
+from bidak.server.settings import Settings
+
+WAIT = 20.0
+
+
+@dataclass
+class Running:
+    base: str
+    services: Services
+
+    @property
+    def ws_url(self) -> str:
+        return self.base.replace("http", "ws", 1) + "/ws"
+
+
+def server_settings(tmp_path: Path, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "database_url": f"sqlite:///{tmp_path / 'bidak.sqlite3'}",
+        "environment": "test",
+        "bot_delay": 0.0,
+    }
+    values.update(overrides)
+    return Settings(**values)
+
+
+@asynccontextmanager
+async def running_server(
+    settings: Settings, clock: Clock | None = None, seed: str | None = "tests"
+) -> AsyncIterator[Running]:
+    """A server whose match dice come from seeds derived from ``seed`` (None: truly random)."""
+    app = create_app(settings, clock, seeded(seed) if seed is not None else new_seed)
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    for _ in range(2000):
+        if server.started or task.done():
+            break
+        await asyncio.sleep(0.005)
+    if task.done():
+        task.result()
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield Running(f"http://127.0.0.1:{port}", app.state.services)
+    finally:
+        server.should_exit = True
+        await task
+
+
+def seeded(base: str) -> Callable[[], str]:
+    """Dice seeds for successive matches, fixed by ``base`` so a test replays the same dice."""
+    counter = iter(range(10**9))
+    return lambda: hashlib.sha256(f"{base}:{next(counter)}".encode()).hexdigest()
+
+
+class Client:
+    """One browser: an HTTP client with its session cookie, and one WebSocket."""
+
+    def __init__(self, running: Running) -> None:
+        self.running = running
+        self.http = httpx.AsyncClient(base_url=running.base)
+        self.ws: Any = None
+        self.table: dict[str, Any] | None = None
+        self.version = 0
+        self.messages: list[dict[str, Any]] = []
+
+    async def __aenter__(self) -> Client:
+        (await self.http.get("/api/me")).raise_for_status()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        await self.http.aclose()
+
+    @property
+    def cookie(self) -> str:
+        return "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
+
+    async def connect(self) -> None:
+        self.ws = await websockets.connect(
+            self.running.ws_url, additional_headers={"Cookie": self.cookie}
+        )
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(message))
+
+    async def receive(self, timeout: float = WAIT) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        self.messages.append(message)
+        if (
+            message.get("type") in ("snapshot", "events")
+            and message.get("version", 0) >= self.version
+        ):
+            self.version = message["version"]
+            if message.get("table") is not None:
+                self.table = message["table"]
+        return message
+
+    async def until(
+        self, accept: Callable[[dict[str, Any]], bool], timeout: float = WAIT
+    ) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            message = await self.receive(max(0.01, end - loop.time()))
+            if accept(message):
+                return message
+
+    async def join(self, room: str, since: int | None = None) -> dict[str, Any]:
+        if self.ws is None:
+            await self.connect()
+        await self.send({"type": "join", "room": room, "since": since})
+        return await self.until(lambda m: m["type"] == "snapshot")
+
+    async def act(self, action: dict[str, Any]) -> None:
+        await self.send({"type": "intent", "action": action, "version": self.version})

@@ -20,7 +20,7 @@ from bidak.server.bus import bus_from_url
 from bidak.server.clocks import Clock, SystemClock
 from bidak.server.dice import new_seed
 from bidak.server.rooms.service import RoomService
-from bidak.server.routes import matches, me, rooms
+from bidak.server.routes import analysis, matches, me, rooms
 from bidak.server.services import Services
 from bidak.server.settings import Settings
 from bidak.server.store.db import Database
@@ -61,6 +61,7 @@ def create_app(
     app.include_router(me.router)
     app.include_router(rooms.router)
     app.include_router(matches.router)
+    app.include_router(analysis.router)
     app.include_router(ws.router)
 
     @app.get("/api/health", tags=["health"])

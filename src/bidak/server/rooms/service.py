@@ -133,6 +133,10 @@ class RoomService:
             live = self._from_row(row, room)
             self._live[row.id] = live
             self._schedule(live)
+            if live.state.phase is Phase.OPENING:
+                # Killed between storing a new match and its opening roll: nobody decides
+                # the opening, so throw it now or the match waits forever.
+                await self._act(row.id, None, lambda state: None, expect_version=row.version)
         return len(rows)
 
     async def stop(self) -> None:
@@ -330,8 +334,16 @@ class RoomService:
                 self._live[match_id] = live
                 await self._publish(live, tuple(events), from_version=before + 1)
                 self._schedule(live)
+                if live.finished:
+                    self._forget(match_id)
                 return
             raise RoomError("busy", "The table is busy; try again")
+
+    def _forget(self, match_id: str) -> None:
+        """Drop a finished match from the caches (the store keeps it; reads reload it)."""
+        self._live.pop(match_id, None)
+        for player in Player:
+            self._bots.pop(f"{match_id}:{int(player)}", None)
 
     def _deadline(self, room: RoomRow, state: MatchState) -> tuple[float | None, int | None]:
         """A deadline for a person's pending decision in a timed room (rules.md 9)."""

@@ -91,3 +91,26 @@ async def test_three_strikes_the_third_timeout_loses_the_match(tmp_path: Path) -
             assert forfeits and forfeits[0]["player"] == first
             assert [s["strikes"] for s in strikes if s["player"] == first] == [1, 2, 3]
             assert events[-1]["type"] == "match_won" and events[-1]["winner"] == 1 - first
+
+
+async def test_a_clock_nobody_is_watching_is_found_by_the_sweep(tmp_path: Path) -> None:
+    """The process that armed a clock died: another one acts on the overdue deadline."""
+    clock = ManualClock()
+    settings = server_settings(tmp_path, sweep_seconds=5.0)
+    async with running_server(settings, clock) as running:
+        async with Client(running) as alice, Client(running) as bob:
+            await _friend_room(alice, bob, "autoplay")
+            service = running.services.rooms
+            match_id = alice.messages[-1]["match"]
+            # Lose the armed clock, as if it lived in a process that is gone.
+            task = service._tasks.pop(match_id)
+            task.cancel()
+            await clock.advance(31)
+            await service.settle()
+            assert not any(e["type"] == "timed_out" for e in _events(alice))
+            await clock.advance(5)  # past the grace period: the next sweep re-arms it
+            await alice.until(
+                lambda m: any(i["event"]["type"] == "timed_out" for i in m.get("events", []))
+            )
+            timed_out = [e for e in _events(alice) if e["type"] == "timed_out"]
+            assert len(timed_out) == 1

@@ -120,6 +120,7 @@ class RoomService:
         self._closing = False
         self._seeds = seeds
         self._busy = 0
+        self._sweeper: asyncio.Task[None] | None = None
 
     # -- life cycle --------------------------------------------------------------------------
 
@@ -137,10 +138,47 @@ class RoomService:
                 # Killed between storing a new match and its opening roll: nobody decides
                 # the opening, so throw it now or the match waits forever.
                 await self._act(row.id, None, lambda state: None, expect_version=row.version)
+        self._sweeper = asyncio.create_task(self._sweep_forever())
         return len(rows)
+
+    async def _sweep_forever(self) -> None:
+        """Now and then, act on clocks that ran out with nobody to act on them.
+
+        Each process arms the clocks of the matches it writes to; if that process died, another
+        one finds the overdue deadline in the store here. Acting twice is harmless: the store's
+        version check lets only one action through.
+        """
+        interval = self.settings.sweep_seconds
+        self._busy += 1  # counted as busy except while it waits for the clock (see settle)
+        try:
+            while not self._closing:
+                await self._sleep_until(self.clock.now() + interval)
+                try:
+                    await self.sweep()
+                except Exception:  # pragma: no cover - a failed sweep must not stop later ones
+                    log.exception("sweeping overdue clocks failed")
+        finally:
+            self._busy -= 1
+
+    async def sweep(self) -> int:
+        """Re-arm every clock overdue by more than the grace period; returns how many."""
+        grace = self.settings.sweep_seconds
+        armed = 0
+        for row in await self.store.overdue(self.clock.now() - grace):
+            task = self._tasks.get(row.id)
+            if task is not None and not task.done():
+                continue
+            live = await self._load(row.id, fresh=True)
+            self._schedule(live)
+            armed += 1
+        return armed
 
     async def stop(self) -> None:
         self._closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sweeper
         tasks = list(self._tasks.values())
         for task in tasks:
             task.cancel()

@@ -205,6 +205,21 @@ class Store:
             )
             return list(rows)
 
+    async def overdue(self, before: float, limit: int = 200) -> list[MatchRow]:
+        """Unfinished matches whose current clock ran out before ``before``."""
+        async with self.db.session() as session:
+            rows = await session.scalars(
+                select(MatchRow)
+                .where(
+                    MatchRow.finished.is_(False),
+                    MatchRow.deadline.is_not(None),
+                    MatchRow.deadline < before,
+                    MatchRow.deadline_version == MatchRow.version,
+                )
+                .limit(limit)
+            )
+            return list(rows)
+
     async def live_matches(self) -> list[MatchRow]:
         """Unfinished matches: their clocks and bots are re-armed at start."""
         async with self.db.session() as session:

@@ -40,6 +40,8 @@ class Settings(BaseSettings):
     max_message_bytes: int = Field(default=4096, ge=256, le=1_048_576)
     rate_per_second: float = Field(default=20.0, gt=0.0)
     rate_burst: int = Field(default=40, ge=1)
+    instance_id: str = ""
+    """A name for this process in logs (several processes may share a database and a bus)."""
     sweep_seconds: float = Field(default=5.0, gt=0.0, le=600.0)
     """How often a process looks for clocks that ran out where no process acted (a process
     died), and how late such a clock must be before another process acts on it."""

@@ -218,14 +218,14 @@ class RoomService:
     async def join(self, code: str, player: PlayerRow) -> Player | None:
         """Seat ``player`` in an empty seat of a friend room; their seat, or None to watch."""
         room = await self._room(code)
-        seat = seat_of(room, player.id)
-        if seat is not None or room.kind != "friend" or room.seat1_id is not None:
-            return seat
-        if not await self.store.take_seat(code, 1, player.id):
-            return seat_of(await self._room(code), player.id)
-        room = await self._room(code)
-        await self._start_match(room, rules_from_json(room.rules))
-        return Player.ONE
+        if room.kind == "friend" and room.seat1_id is None and room.seat0_id != player.id:
+            await self.store.take_seat(code, 1, player.id)
+            room = await self._room(code)
+        if room.kind == "friend" and room.seat1_id is not None and room.match_id is None:
+            # Both seats are taken: start the match, unless another request (or another
+            # process) already has. A crash between the two commits is mended here too.
+            await self._start_match(room, rules_from_json(room.rules))
+        return seat_of(room, player.id)
 
     async def room(self, code: str) -> RoomRow:
         return await self._room(code)
@@ -255,7 +255,10 @@ class RoomService:
             created_at=datetime.now(UTC),
             updated_at=datetime.now(UTC),
         )
-        await self.store.create_match(room.code, row, [event_to_json(e) for e in events], now)
+        try:
+            await self.store.create_match(room.code, row, [event_to_json(e) for e in events], now)
+        except Conflict:
+            return  # the room's match was started by someone else meanwhile
         room.match_id = row.id
         live = self._from_row(row, room)
         self._live[row.id] = live

@@ -141,16 +141,21 @@ class Store:
     async def create_match(
         self, room_code: str, match: MatchRow, events: list[dict[str, Any]], at: float
     ) -> None:
+        """Store a new match as the room's match; Conflict if the room has one already."""
         async with self.db.session() as session, session.begin():
+            claimed = await session.execute(
+                update(RoomRow)
+                .where(RoomRow.code == room_code, RoomRow.match_id.is_(None))
+                .values(match_id=match.id)
+            )
+            if not claimed.rowcount:  # type: ignore[attr-defined]
+                raise Conflict(room_code)
             session.add(match)
             await session.flush()
             for index, payload in enumerate(events, 1):
                 session.add(
                     EventRow(match_id=match.id, version=index, payload=payload, created_at=at)
                 )
-            await session.execute(
-                update(RoomRow).where(RoomRow.code == room_code).values(match_id=match.id)
-            )
 
     async def match(self, match_id: str) -> MatchRow | None:
         if not is_key(match_id):

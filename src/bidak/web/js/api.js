@@ -1,0 +1,45 @@
+// HTTP calls of docs/protocol.md (plus the hint and review endpoints).
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function call(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    credentials: "same-origin",
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = text;
+  }
+  if (!response.ok) {
+    const detail = data && typeof data === "object" ? data.detail : data;
+    throw new ApiError(response.status, typeof detail === "string" ? detail : response.statusText);
+  }
+  return data;
+}
+
+export const api = {
+  me: () => call("GET", "/api/me"),
+  rename: (name) => call("PATCH", "/api/me", { name }),
+  history: () => call("GET", "/api/me/matches"),
+  createRoom: (options) => call("POST", "/api/rooms", options),
+  room: (code) => call("GET", `/api/rooms/${encodeURIComponent(code)}`),
+  joinRoom: (code) => call("POST", `/api/rooms/${encodeURIComponent(code)}/join`),
+  hint: (code, level = "2ply") =>
+    call("GET", `/api/rooms/${encodeURIComponent(code)}/hint?level=${level}`),
+  review: (matchId, level = "1ply") =>
+    call("GET", `/api/matches/${encodeURIComponent(matchId)}/review?level=${level}`),
+  events: (matchId, since = 0) =>
+    call("GET", `/api/matches/${encodeURIComponent(matchId)}/events?since=${since}`),
+  matUrl: (matchId) => `/api/matches/${encodeURIComponent(matchId)}/mat`,
+};

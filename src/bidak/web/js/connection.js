@@ -1,0 +1,83 @@
+// One WebSocket to /ws (docs/protocol.md). Joins a room, keeps the highest version seen, and
+// when the connection drops, reconnects by itself with backoff and joins again with `since`.
+
+const BACKOFF = [300, 800, 1500, 3000, 5000, 8000];
+
+export class Connection {
+  constructor(room, handlers) {
+    this.room = room;
+    this.handlers = handlers; // {message(msg), status(state)} state: "connecting"|"open"|"lost"
+    this.version = 0;
+    this.attempt = 0;
+    this.closed = false;
+    this.ws = null;
+    this.timer = null;
+    this.pinger = null;
+    this.open();
+  }
+
+  open() {
+    if (this.closed) return;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws`);
+    this.ws = ws;
+    this.handlers.status(this.attempt ? "lost" : "connecting");
+    ws.onopen = () => {
+      this.attempt = 0;
+      const join = { type: "join", room: this.room };
+      if (this.version > 0) join.since = this.version;
+      ws.send(JSON.stringify(join));
+      this.handlers.status("open");
+      clearInterval(this.pinger);
+      this.pinger = setInterval(() => this.send({ type: "ping" }), 20000);
+    };
+    ws.onmessage = (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (message.type === "snapshot" || message.type === "events") {
+        if (message.version < this.version && message.type === "events") return;
+        this.version = Math.max(this.version, message.version || 0);
+      }
+      this.handlers.message(message);
+    };
+    ws.onclose = () => {
+      clearInterval(this.pinger);
+      if (this.ws !== ws || this.closed) return;
+      this.handlers.status("lost");
+      const delay = BACKOFF[Math.min(this.attempt, BACKOFF.length - 1)];
+      this.attempt += 1;
+      this.timer = setTimeout(() => this.open(), delay * (0.75 + Math.random() * 0.5));
+    };
+    ws.onerror = () => {}; // onclose follows and handles it
+  }
+
+  send(message) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  intent(action, version) {
+    const message = { type: "intent", action };
+    if (version !== undefined) message.version = version;
+    return this.send(message);
+  }
+
+  /** Drop the socket as a network failure would (used by tests and the debug hook). */
+  drop() {
+    if (this.ws) this.ws.close();
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    if (this.ws) this.ws.close();
+  }
+}

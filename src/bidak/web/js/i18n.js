@@ -1,0 +1,70 @@
+// Catalogs: every visible string comes from i18n/{id,en,fi}.json (same keys in each).
+// A key missing from the active catalog renders as ⟦key⟧ and is recorded in `missing`,
+// so tests (and translators) can detect it.
+
+export const LANGUAGES = [
+  { code: "id", name: "Bahasa Indonesia" },
+  { code: "en", name: "English" },
+  { code: "fi", name: "Suomi" },
+];
+const STORAGE_KEY = "bidak.lang";
+const catalogs = {};
+let current = "en";
+const listeners = new Set();
+export const missing = new Set();
+
+export function defaultLanguage() {
+  const saved = localStorage.getItem(STORAGE_KEY);
+  if (saved && LANGUAGES.some((l) => l.code === saved)) return saved;
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (base === "in" || base === "ms") return "id";
+    if (LANGUAGES.some((l) => l.code === base)) return base;
+  }
+  return "en";
+}
+
+async function load(code) {
+  if (!catalogs[code]) {
+    const response = await fetch(`/i18n/${code}.json`, { cache: "no-cache" });
+    catalogs[code] = await response.json();
+  }
+  return catalogs[code];
+}
+
+export async function setLanguage(code, remember = true) {
+  await load(code);
+  current = code;
+  document.documentElement.lang = code;
+  if (remember) localStorage.setItem(STORAGE_KEY, code);
+  for (const fn of listeners) fn(code);
+}
+
+export function language() {
+  return current;
+}
+
+export function onLanguage(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/** The text of `key` in the current language, with {name} placeholders filled in. */
+export function t(key, params = {}) {
+  const catalog = catalogs[current] || {};
+  let text = catalog[key];
+  if (typeof text !== "string") {
+    missing.add(`${current}:${key}`);
+    return `⟦${key}⟧`;
+  }
+  return text.replace(/\{(\w+)\}/g, (whole, name) =>
+    name in params ? String(params[name]) : whole,
+  );
+}
+
+/** Whether `key` exists (for optional texts such as event names). */
+export function has(key) {
+  return typeof (catalogs[current] || {})[key] === "string";
+}
+
+window.__bidakI18n = { missing, catalogs, t, language: () => current };

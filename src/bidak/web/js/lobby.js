@@ -1,0 +1,166 @@
+// The lobby: play a bot, create or join a friend room, the player's matches, their name.
+import { api } from "./api.js";
+import { h, tx, raw, button, clear } from "./dom.js";
+import { t, onLanguage } from "./i18n.js";
+import { segmented, toast } from "./ui.js";
+
+const PRACTICE_KEY = "bidak.practice";
+const FRIEND_KEY = "bidak.friend";
+
+function remembered(key, fallback) {
+  try {
+    return { ...fallback, ...JSON.parse(localStorage.getItem(key) || "{}") };
+  } catch {
+    return { ...fallback };
+  }
+}
+
+export function opponentLabel(item) {
+  if (item.kind === "practice") {
+    const level = /\((\w+)\)/.exec(item.opponent || "");
+    if (level && ["beginner", "normal", "expert"].includes(level[1])) {
+      return { text: t("bot.name", { level: t(`level.${level[1]}`) }), i18n: true };
+    }
+  }
+  if (item.opponent === "(waiting)") return { text: t("history.waiting"), i18n: true };
+  return { text: item.opponent, i18n: false };
+}
+
+export function mountLobby(root, { navigate, me, setMe }) {
+  const practice = remembered(PRACTICE_KEY, { level: "beginner", length: 3, cube: true });
+  const friend = remembered(FRIEND_KEY, { length: 5, cube: true, move_seconds: 60, opening: "higher", timeout_policy: "autoplay" });
+  let history = null;
+  let editing = false;
+
+  const lengths = [1, 3, 5, 7].map((n) => ({ value: n, key: n === 1 ? "opt.length.one" : "opt.length.n", params: { n } }));
+  const onOff = [{ value: true, key: "opt.on" }, { value: false, key: "opt.off" }];
+  const field = (key, control, note) => h("div", { class: "field" }, tx(key, null, "label", { class: "field-label" }), control, note || null);
+
+  function practiceCard() {
+    const save = () => localStorage.setItem(PRACTICE_KEY, JSON.stringify(practice));
+    const cubeNote = tx("opt.cube.one_point", null, "p", { class: "muted small field-note" });
+    return h("section", { class: "card", id: "practice-card" },
+      h("div", { class: "card-head" }, h("span", { class: "card-icon icon-bot", "aria-hidden": "true" }), tx("lobby.practice.title", null, "h2")),
+      tx("lobby.practice.body", null, "p", { class: "muted" }),
+      field("opt.level", segmented("level", ["beginner", "normal", "expert"].map((l) => ({ value: l, key: `level.${l}` })), practice.level, (x) => { practice.level = x; save(); })),
+      field("opt.length", segmented("practice-length", lengths, practice.length, (x) => { practice.length = x; save(); draw(); })),
+      practice.length === 1 ? field("opt.cube", cubeNote)
+        : field("opt.cube", segmented("practice-cube", onOff, practice.cube, (x) => { practice.cube = x; save(); })),
+      button("lobby.practice.start", startPractice, { class: "btn primary wide", id: "start-practice" }));
+  }
+
+  function friendCard() {
+    const save = () => localStorage.setItem(FRIEND_KEY, JSON.stringify(friend));
+    return h("section", { class: "card", id: "friend-card" },
+      h("div", { class: "card-head" }, h("span", { class: "card-icon icon-friend", "aria-hidden": "true" }), tx("lobby.friend.title", null, "h2")),
+      tx("lobby.friend.body", null, "p", { class: "muted" }),
+      field("opt.length", segmented("friend-length", lengths, friend.length, (x) => { friend.length = x; save(); })),
+      field("opt.cube", segmented("friend-cube", onOff, friend.cube, (x) => { friend.cube = x; save(); })),
+      field("opt.time", segmented("time", [30, 45, 60, 90].map((n) => ({ value: n, key: "opt.seconds", params: { n } })), friend.move_seconds, (x) => { friend.move_seconds = x; save(); })),
+      field("opt.opening", segmented("opening", [{ value: "higher", key: "opt.opening.higher" }, { value: "lower", key: "opt.opening.lower" }], friend.opening, (x) => { friend.opening = x; save(); })),
+      field("opt.timeout", segmented("timeout", [{ value: "autoplay", key: "opt.timeout.autoplay" }, { value: "three_strikes", key: "opt.timeout.three_strikes" }], friend.timeout_policy, (x) => { friend.timeout_policy = x; save(); })),
+      button("lobby.friend.create", createFriend, { class: "btn primary wide", id: "create-friend" }));
+  }
+
+  function joinCard() {
+    const input = h("input", { id: "join-code", placeholder: t("lobby.join.placeholder"), "aria-label": t("lobby.join.placeholder"), autocomplete: "off", spellcheck: false });
+    const go = () => {
+      const text = input.value.trim();
+      const match = /#\/room\/([A-Za-z0-9_-]+)/.exec(text) || /^([A-Za-z0-9_-]{8,64})$/.exec(text);
+      if (!match) {
+        toast(tx("lobby.join.bad"), "error");
+        return;
+      }
+      navigate(`/room/${match[1]}`);
+    };
+    input.addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
+    return h("section", { class: "card", id: "join-card" },
+      h("div", { class: "card-head" }, h("span", { class: "card-icon icon-link", "aria-hidden": "true" }), tx("lobby.join.title", null, "h2")),
+      tx("lobby.join.body", null, "p", { class: "muted" }),
+      h("div", { class: "copy-row" }, input, button("lobby.join.go", go, { class: "btn primary", id: "join-go" })));
+  }
+
+  function historyCard() {
+    const list = h("ul", { class: "history", id: "history" });
+    if (history === null) list.append(h("li", { class: "muted" }, h("span", { class: "spinner" })));
+    else if (!history.length) list.append(tx("history.empty", null, "li", { class: "muted" }));
+    for (const item of history || []) {
+      const opponent = opponentLabel(item);
+      const result = !item.finished ? "history.playing" : item.won ? "history.won" : "history.lost";
+      const date = new Date(item.updated_at + (item.updated_at.endsWith("Z") || item.updated_at.includes("+") ? "" : "Z"));
+      list.append(h("li", { class: `history-item ${item.finished ? (item.won ? "won" : "lost") : "live"}`, "data-match": item.match_id },
+        h("div", { class: "history-main" },
+          opponent.i18n ? h("span", { class: "opp", "data-i18n": "bot.name" }, opponent.text) : raw(opponent.text, "span", { class: "opp" }),
+          h("span", { class: "history-meta" }, tx("match.length", { n: item.length }), " · ",
+            raw(date.toLocaleDateString(document.documentElement.lang || undefined, { day: "numeric", month: "short" })))),
+        h("div", { class: "history-side" },
+          raw(`${item.score[0]}–${item.score[1]}`, "b", { class: "history-score" }),
+          tx(result, null, "span", { class: `badge ${item.finished ? (item.won ? "good" : "bad") : "live"}` }),
+          item.finished
+            ? button("history.review", () => navigate(`/review/${item.match_id}`), { class: "btn small", "data-review": item.match_id })
+            : button("history.resume", () => navigate(`/room/${item.room}`), { class: "btn small" }))));
+    }
+    return h("section", { class: "card history-card", id: "history-card" },
+      h("div", { class: "card-head" }, h("span", { class: "card-icon icon-history", "aria-hidden": "true" }), tx("history.title", null, "h2")), list);
+  }
+
+  function profileCard() {
+    const who = me();
+    const nameRow = editing
+      ? (() => {
+        const input = h("input", { id: "name-input", value: who ? who.name : "", maxLength: 24, "aria-label": t("profile.name") });
+        const save = async () => {
+          const name = input.value.trim();
+          if (!name) return;
+          try {
+            setMe(await api.rename(name));
+            editing = false;
+            draw();
+            toast(tx("profile.saved"));
+          } catch {
+            toast(tx("profile.bad_name"), "error");
+          }
+        };
+        input.addEventListener("keydown", (e) => { if (e.key === "Enter") save(); if (e.key === "Escape") { editing = false; draw(); } });
+        setTimeout(() => input.focus(), 0);
+        return h("div", { class: "copy-row" }, input, button("btn.save", save, { class: "btn primary", id: "name-save" }));
+      })()
+      : h("div", { class: "name-row" }, raw(who ? who.name : "…", "strong", { class: "player-name", id: "player-name" }),
+        button("profile.rename", () => { editing = true; draw(); }, { class: "btn ghost small", id: "rename" }));
+    return h("section", { class: "card profile", id: "profile-card" },
+      tx("profile.hello", null, "p", { class: "muted small" }), nameRow,
+      who && !who.email_linked ? h("p", { class: "notice", id: "guest-warning" }, tx("profile.guest_warning")) : null);
+  }
+
+  async function startPractice() {
+    try {
+      const room = await api.createRoom({ kind: "practice", length: practice.length, cube: practice.length === 1 ? false : practice.cube, level: practice.level });
+      navigate(`/room/${room.code}`);
+    } catch {
+      toast(tx("error.generic"), "error");
+    }
+  }
+
+  async function createFriend() {
+    try {
+      const room = await api.createRoom({ kind: "friend", ...friend });
+      navigate(`/room/${room.code}`);
+    } catch {
+      toast(tx("error.generic"), "error");
+    }
+  }
+
+  function draw() {
+    clear(root).append(h("div", { class: "lobby" },
+      h("div", { class: "hero" }, tx("lobby.tagline", null, "h1"), tx("lobby.sub", null, "p", { class: "muted" })),
+      h("div", { class: "lobby-grid" },
+        h("div", { class: "col" }, practiceCard(), joinCard()),
+        h("div", { class: "col" }, friendCard()),
+        h("div", { class: "col" }, profileCard(), historyCard()))));
+  }
+
+  draw();
+  api.history().then((items) => { history = items; draw(); }).catch(() => { history = []; draw(); });
+  const off = onLanguage(draw);
+  return () => off();
+}

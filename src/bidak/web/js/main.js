@@ -1,0 +1,63 @@
+// Boot: language, the visitor's account, the header, and a hash router:
+// #/ lobby · #/room/CODE table · #/review/MATCH review.
+import { api } from "./api.js";
+import { h, tx, button, clear } from "./dom.js";
+import { LANGUAGES, defaultLanguage, setLanguage, language, onLanguage, t } from "./i18n.js";
+import { mountLobby } from "./lobby.js";
+import { mountReview } from "./review.js";
+import { openRules } from "./rules.js";
+import { mountTable } from "./table.js";
+
+let me = null;
+let unmount = null;
+const main = document.getElementById("main");
+const header = document.getElementById("header");
+
+function navigate(path) {
+  if (location.hash === `#${path}`) route();
+  else location.hash = `#${path}`;
+}
+
+function drawHeader() {
+  const select = h("select", { id: "lang", "aria-label": t("lang.label") },
+    LANGUAGES.map((l) => h("option", { value: l.code, selected: l.code === language(), "data-i18n": `lang.${l.code}` }, t(`lang.${l.code}`))));
+  select.addEventListener("change", () => setLanguage(select.value));
+  clear(header).append(
+    h("a", { class: "brand", href: "#/", "aria-label": "Bidak" },
+      h("span", { class: "brand-mark", "aria-hidden": "true" }), tx("brand")),
+    h("nav", { class: "header-nav" },
+      button("nav.rules", () => openRules(), { class: "btn ghost small", id: "header-rules" }),
+      h("label", { class: "lang-pick" }, tx("lang.label", null, "span", { class: "sr-only" }), select)));
+  document.title = t("title");
+}
+
+function route() {
+  if (unmount) unmount();
+  unmount = null;
+  for (const node of document.querySelectorAll(".toasts .toast")) node.remove();
+  const hash = location.hash.replace(/^#/, "") || "/";
+  const room = /^\/room\/([A-Za-z0-9_-]+)/.exec(hash);
+  const review = /^\/review\/([A-Za-z0-9_-]+)/.exec(hash);
+  document.body.dataset.view = room ? "table" : review ? "review" : "lobby";
+  if (!room || !document.body.dataset.room || document.body.dataset.room !== room[1]) window.scrollTo(0, 0);
+  document.body.dataset.room = room ? room[1] : "";
+  if (room) unmount = mountTable(main, room[1], { navigate });
+  else if (review) unmount = mountReview(main, review[1], { navigate });
+  else unmount = mountLobby(main, { navigate, me: () => me, setMe: (x) => { me = x; } });
+}
+
+async function boot() {
+  await setLanguage(defaultLanguage(), false);
+  onLanguage(drawHeader);
+  drawHeader();
+  try {
+    me = await api.me();
+  } catch {
+    me = null;
+  }
+  window.addEventListener("hashchange", route);
+  route();
+  document.body.classList.add("ready");
+}
+
+boot();

@@ -1,0 +1,25 @@
+// Reading standard move notation ("24/18*/13", "8/5(2)", "bar/22", "6/off") into steps, only to
+// draw arrows for a play the server or the review named. Points are the mover's numbering.
+
+function point(text) {
+  const clean = text.replace("*", "").toLowerCase();
+  if (clean === "bar") return 25;
+  if (clean === "off") return 0;
+  const n = Number(clean);
+  return Number.isInteger(n) && n >= 0 && n <= 25 ? n : null;
+}
+
+export function stepsOf(notation) {
+  const steps = [];
+  for (const token of String(notation || "").trim().split(/\s+/)) {
+    if (!token) continue;
+    const m = /^(.*?)(?:\((\d)\))?$/.exec(token);
+    const hops = m[1].split("/").map(point);
+    if (hops.length < 2 || hops.some((p) => p === null)) continue;
+    const times = m[2] ? Number(m[2]) : 1;
+    for (let k = 0; k < times; k += 1) {
+      for (let i = 0; i + 1 < hops.length; i += 1) steps.push([hops[i], hops[i + 1]]);
+    }
+  }
+  return steps;
+}

@@ -1,0 +1,126 @@
+// The rules, readable at any time (rules.md 10), with step-by-step examples on partial boards
+// drawn by the same SVG board component as the table.
+import { createBoard } from "./board.js";
+import { h, tx, raw, button, clear } from "./dom.js";
+import { t, onLanguage } from "./i18n.js";
+import { BAR, OFF } from "./selection.js";
+
+const empty = () => Array(24).fill(0);
+function board(mine, theirs = {}, bar = [0, 0], off = [0, 0]) {
+  const points = empty();
+  for (const [p, n] of Object.entries(mine)) points[p - 1] = n;
+  for (const [p, n] of Object.entries(theirs)) points[p - 1] = -n;
+  return { points, bar, off };
+}
+const dice = (a, b, used = []) => ({ side: "me", faces: [a, b].map((face, i) => ({ face, used: used.includes(i) })) });
+const theirDice = (a, b) => ({ side: "them", faces: [a, b].map((face) => ({ face, used: false })) });
+
+/** Each example: frames of {board, dice, arrows, text key}. Positions from the reader's side. */
+export const EXAMPLES = [
+  {
+    key: "ex.run",
+    frames: [
+      { board: board({ 24: 2, 13: 5 }, { 19: 5, 17: 3 }), dice: dice(6, 5), arrows: [{ from: 24, to: 18 }, { from: 18, to: 13 }], text: "ex.run.1" },
+      { board: board({ 24: 1, 18: 1, 13: 5 }, { 19: 5, 17: 3 }), dice: dice(6, 5, [0]), arrows: [{ from: 18, to: 13 }], text: "ex.run.2" },
+      { board: board({ 24: 1, 13: 6 }, { 19: 5, 17: 3 }), dice: dice(6, 5, [0, 1]), arrows: [], text: "ex.run.3" },
+    ],
+  },
+  {
+    key: "ex.hit",
+    frames: [
+      { board: board({ 13: 3, 6: 3, 5: 2 }, { 9: 1, 19: 4, 17: 3 }), dice: dice(4, 1), arrows: [{ from: 13, to: 9 }, { from: 6, to: 5 }], text: "ex.hit.1" },
+      { board: board({ 13: 2, 9: 1, 6: 2, 5: 3 }, { 19: 4, 17: 3 }, [0, 1]), dice: dice(4, 1, [0, 1]), arrows: [], text: "ex.hit.2" },
+      { board: board({ 13: 2, 9: 1, 6: 2, 5: 3 }, { 19: 4, 17: 3 }, [0, 1]), dice: theirDice(5, 3), arrows: [{ from: 25, to: 22, mine: false }], text: "ex.hit.3", theirs: true },
+      { board: board({ 13: 2, 9: 1, 6: 2, 5: 3 }, { 19: 4, 17: 3, 3: 1 }), dice: theirDice(5, 3), arrows: [], text: "ex.hit.4" },
+    ],
+  },
+  {
+    key: "ex.bearoff",
+    frames: [
+      { board: board({ 5: 1, 4: 2, 2: 2 }, { 20: 3, 21: 4 }, [0, 0], [10, 8]), dice: dice(6, 3), arrows: [], text: "ex.bearoff.1" },
+      { board: board({ 4: 2, 2: 2 }, { 20: 3, 21: 4 }, [0, 0], [11, 8]), dice: dice(6, 3, [0]), arrows: [{ from: 4, to: 1 }], text: "ex.bearoff.2" },
+      { board: board({ 4: 1, 2: 2, 1: 1 }, { 20: 3, 21: 4 }, [0, 0], [11, 8]), dice: dice(6, 3, [0, 1]), arrows: [], text: "ex.bearoff.3" },
+    ],
+  },
+];
+
+function arrowsOf(frame) {
+  // Arrows of the opponent are given in their own numbering.
+  return frame.arrows.map((a) => a.mine === false
+    ? { from: a.from === BAR ? BAR : 25 - a.from, to: a.to === OFF ? OFF : 25 - a.to, kind: "hint", mine: false }
+    : { ...a, kind: "hint", mine: true });
+}
+
+function example(spec) {
+  const view = createBoard({ label: t(`${spec.key}.title`) });
+  let index = 0;
+  const caption = h("p", { class: "ex-caption" });
+  const counter = h("span", { class: "ex-counter" });
+  const prev = button("btn.prev", () => go(index - 1), { class: "btn small" });
+  const next = button("btn.next", () => go(index + 1), { class: "btn small primary" });
+  function go(i) {
+    index = Math.max(0, Math.min(spec.frames.length - 1, i));
+    const frame = spec.frames[index];
+    const arrows = frame.bearoffArrow ? [] : arrowsOf(frame);
+    if (spec.key === "ex.bearoff" && index === 0) arrows.push({ from: 5, to: OFF, kind: "hint", mine: true });
+    view.render({ board: frame.board, dice: frame.dice, arrows, labels: true });
+    clear(caption).append(tx(frame.text));
+    clear(counter).append(raw(`${index + 1} / ${spec.frames.length}`));
+    prev.disabled = index === 0;
+    next.disabled = index === spec.frames.length - 1;
+  }
+  go(0);
+  return h("figure", { class: "example", "data-example": spec.key },
+    tx(`${spec.key}.title`, null, "h4"), view.svg, caption,
+    h("div", { class: "ex-nav" }, prev, counter, next));
+}
+
+function section(title, keys) {
+  return h("section", { class: "rules-section" }, tx(title, null, "h3"),
+    ...keys.map((k) => tx(k, null, "p")));
+}
+
+function content() {
+  const range = (prefix, n) => Array.from({ length: n }, (_, i) => `${prefix}.${i + 1}`);
+  return h("div", { class: "rules-body" },
+    tx("rules.intro", null, "p", { class: "lead" }),
+    section("rules.basics.title", range("rules.basics", 11)),
+    h("section", { class: "rules-section" }, tx("rules.examples.title", null, "h3"),
+      tx("rules.examples.note", null, "p", { class: "muted small" }),
+      ...EXAMPLES.map(example)),
+    section("rules.scoring.title", range("rules.scoring", 5)),
+    section("rules.cube.title", range("rules.cube", 4)),
+    section("rules.controls.title", range("rules.controls", 5)),
+    section("rules.account.title", range("rules.account", 3)));
+}
+
+let open = null;
+
+export function openRules() {
+  if (open) return;
+  const body = h("div", { class: "sheet-scroll" });
+  const head = h("header", { class: "sheet-head" });
+  const sheet = h("div", { class: "sheet", role: "dialog", "aria-modal": "true", id: "rules-sheet", tabIndex: -1 }, head, body);
+  const backdrop = h("div", { class: "backdrop sheet-backdrop" }, sheet);
+  backdrop.addEventListener("click", (e) => e.target === backdrop && closeRules());
+  const onKey = (e) => { if (e.key === "Escape") { e.stopPropagation(); closeRules(); } };
+  document.addEventListener("keydown", onKey, true);
+  const draw = () => {
+    clear(head).append(tx("rules.title", null, "h2"),
+      button("btn.close", () => closeRules(), { class: "btn ghost small", id: "close-rules" }));
+    clear(body).append(content());
+  };
+  const off = onLanguage(draw);
+  draw();
+  document.body.append(backdrop);
+  sheet.focus();
+  open = { backdrop, off, onKey };
+}
+
+export function closeRules() {
+  if (!open) return;
+  open.backdrop.remove();
+  open.off();
+  document.removeEventListener("keydown", open.onKey, true);
+  open = null;
+}

@@ -84,6 +84,56 @@ def test_legal_plays_match_a_brute_force_reading_of_the_rules(
     assert set(results) == _naive_results(position, roll)
 
 
+@settings(max_examples=300, deadline=None)
+@given(positions(), dice)
+def test_every_play_uses_the_maximum_number_of_dice(
+    position: Position, roll: tuple[int, int]
+) -> None:
+    plays = legal_plays(position, roll)
+    assert len({len(play.steps) for play in plays}) == 1
+    assert all(len(play.steps) <= (4 if roll[0] == roll[1] else 2) for play in plays)
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions(), dice)
+def test_checkers_are_conserved_and_pips_fall_by_the_distance_travelled(
+    position: Position, roll: tuple[int, int]
+) -> None:
+    before = position.pips
+    for play in legal_plays(position, roll):
+        after = play.result
+        # The validating constructor refuses more than 15 checkers a side or a shared point.
+        assert Position(after.points, after.bar) == after
+        borne_off = sum(1 for step in play.steps if step.end == 0)
+        assert after.off.mover - position.off.mover == borne_off
+        assert after.off.opponent == position.off.opponent
+        travelled = sum(step.start - step.end for step in play.steps)
+        assert before.mover - after.pips.mover == travelled
+        sent_back = sum(step.end for step in play.steps if step.hit)
+        assert after.pips.opponent - before.opponent == sent_back
+        assert all(step.end != BAR for step in play.steps)
+
+
+@given(positions())
+def test_flipping_twice_is_identity_and_swaps_the_sides(position: Position) -> None:
+    flipped = position.flipped()
+    assert flipped.flipped() == position
+    assert flipped.pips == position.pips.swapped()
+    assert flipped.off == position.off.swapped()
+
+
+@given(positions())
+def test_position_id_round_trip(position: Position) -> None:
+    assert Position.from_position_id(position.position_id) == position
+
+
+@given(positions())
+def test_diagram_round_trip(position: Position) -> None:
+    from bidak.rules import parse_diagram
+
+    assert parse_diagram(str(position)) == position
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2**32))
 def test_random_games_stay_valid_and_end_with_fifteen_off(seed: int) -> None:
@@ -95,3 +145,21 @@ def test_random_games_stay_valid_and_end_with_fifteen_off(seed: int) -> None:
     last, roll = turns[-1]
     finals = [play.result for play in legal_plays(last, roll)]
     assert any(result.off.mover == CHECKERS for result in finals)
+
+
+@settings(max_examples=200, deadline=None)
+@given(positions(), dice)
+def test_step_alternatives_are_every_way_to_each_legal_result(
+    position: Position, roll: tuple[int, int]
+) -> None:
+    from bidak.rules import find_play, step_alternatives
+
+    plays = legal_plays(position, roll)
+    alternatives = step_alternatives(position, roll)
+    assert set(alternatives) == {play.result for play in plays}
+    for play in plays:
+        ways = alternatives[play.result]
+        canonical = tuple(sorted(play.steps, key=lambda s: (-s.start, -s.end)))
+        assert canonical in ways
+        for way in ways:
+            assert find_play(position, roll, [(s.start, s.end) for s in way]).result == play.result

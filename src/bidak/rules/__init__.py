@@ -21,6 +21,7 @@ from bidak.rules.plays import (
     find_play,
     legal_plays,
     single_steps,
+    step_alternatives,
 )
 from bidak.rules.position import BAR, CHECKERS, OFF, Point, Position, Sides, Variant
 
@@ -46,4 +47,5 @@ __all__ = [
     "parse_diagram",
     "parse_hops",
     "single_steps",
+    "step_alternatives",
 ]

@@ -222,6 +222,42 @@ def _doubles(b: list[int], die: int) -> _Found:
     return found
 
 
+def step_alternatives(
+    position: Position, dice: tuple[int, int]
+) -> dict[Position, list[tuple[Step, ...]]]:
+    """For each legal play's result, every set of single steps that reaches it.
+
+    ``legal_plays`` keeps one way per result; a player may take another (24/18/13 or 24/19/13
+    with 6-5). Each set is listed once, in an order that can be played (starts descending).
+    """
+    plays = legal_plays(position, dice)
+    wanted = {play.result for play in plays}
+    most = len(plays[0].steps)
+    d1, d2 = check_dice(dice)
+    orders = [(d1,) * 4] if d1 == d2 else [(d1, d2), (d2, d1)]
+    board = [position.bar.opponent, *position.points, position.bar.mover]
+    found: dict[Position, set[tuple[Step, ...]]] = {result: set() for result in wanted}
+    path: list[Step] = []
+
+    def walk(order: tuple[int, ...], limit: int) -> None:
+        if len(path) == most:
+            result = Position._unchecked(tuple(board[1:25]), board[25], board[0])
+            if result in found:
+                found[result].add(tuple(sorted(path, key=lambda s: (-s.start, -s.end))))
+            return
+        die = order[len(path)]
+        for step in _steps(board, die, limit if d1 == d2 else 25):
+            _apply(board, step)
+            path.append(step)
+            walk(order, step.start)
+            path.pop()
+            _undo(board, step)
+
+    for order in orders:
+        walk(order, 25)
+    return {result: sorted(ways, reverse=True) for result, ways in found.items()}
+
+
 def single_steps(position: Position, die: int) -> list[Step]:
     """Every step one die allows on its own, ignoring the rest of the roll (rules.md 3-5).
 

@@ -28,6 +28,7 @@ from bidak.match import (
     allowed_actions,
     current_plays,
 )
+from bidak.rules import Play, step_alternatives
 
 PROTOCOL_VERSION = 1
 
@@ -150,6 +151,26 @@ def error(code: str, message: str, room: str | None = None) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message, "room": room}
 
 
+def _plays_json(state: MatchState, plays: list[Play]) -> list[dict[str, Any]]:
+    """Each legal play with its steps, its notation and, when there are several, every set of
+    steps that reaches the same position (``alternatives``), so a client accepts any of them."""
+    if not plays:
+        return []
+    assert state.dice is not None
+    ways = step_alternatives(state.position, state.dice)
+    found: list[dict[str, Any]] = []
+    for play in plays:
+        entry: dict[str, Any] = {
+            "steps": [[step.start, step.end, step.hit] for step in play.steps],
+            "notation": str(play),
+        }
+        others = ways.get(play.result, [])
+        if len(others) > 1:
+            entry["alternatives"] = [[[s.start, s.end, s.hit] for s in way] for way in others]
+        found.append(entry)
+    return found
+
+
 _WIRE_NAMES = {"move": "play", "set_autoplay": "autoplay", "opening_roll": None}
 
 
@@ -207,12 +228,6 @@ def match_view(state: MatchState, seat: Player | None) -> dict[str, Any]:
         "autoplay": list(state.autoplay),
         "strikes": list(state.strikes),
         "winner": None if state.winner is None else int(state.winner),
-        "legal_plays": [
-            {
-                "steps": [[step.start, step.end, step.hit] for step in play.steps],
-                "notation": str(play),
-            }
-            for play in plays
-        ],
+        "legal_plays": _plays_json(state, plays),
         "allowed": allowed_intents(state, seat),
     }

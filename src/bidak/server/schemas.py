@@ -43,7 +43,9 @@ class HistoryItem(BaseModel):
     room: str
     match_id: str
     kind: str
+    seat: int = Field(description="your seat in the match (0 or 1)")
     opponent: str
+    bot: str | None = Field(None, description="the bot's level, in practice matches")
     length: int
     score: list[int] = Field(description="your score first")
     finished: bool

@@ -16,11 +16,8 @@ function remembered(key, fallback) {
 }
 
 export function opponentLabel(item) {
-  if (item.kind === "practice") {
-    const level = /\((\w+)\)/.exec(item.opponent || "");
-    if (level && ["beginner", "normal", "expert"].includes(level[1])) {
-      return { text: t("bot.name", { level: t(`level.${level[1]}`) }), i18n: true };
-    }
+  if (item.kind === "practice" && ["beginner", "normal", "expert"].includes(item.bot)) {
+    return { text: t("bot.name", { level: t(`level.${item.bot}`) }), i18n: true };
   }
   if (item.opponent === "(waiting)") return { text: t("history.waiting"), i18n: true };
   return { text: item.opponent, i18n: false };

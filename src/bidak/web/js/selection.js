@@ -7,6 +7,24 @@ export const OFF = 0;
 
 const key = (step) => `${step[0]}/${step[1]}`;
 
+/**
+ * The server lists each legal play once, with `alternatives` when several sets of steps reach
+ * the same position (24/18/13 or 24/19/13): every way becomes an entry of its own here, so any
+ * of them can be built by tapping.
+ */
+export function expandPlays(plays) {
+  const expanded = [];
+  for (const play of plays || []) {
+    expanded.push(play);
+    for (const steps of play.alternatives || []) {
+      const same = steps.length === play.steps.length
+        && steps.every((step, i) => step[0] === play.steps[i][0] && step[1] === play.steps[i][1]);
+      if (!same) expanded.push({ ...play, steps });
+    }
+  }
+  return expanded;
+}
+
 /** The steps of `play` left after `made` (a multiset difference), or null if `made` does not fit. */
 export function remainingSteps(play, made) {
   const left = play.steps.map((step) => [step[0], step[1]]);

@@ -7,7 +7,8 @@ import { Connection } from "./connection.js";
 import { h, tx, raw, button, clear } from "./dom.js";
 import { t, onLanguage } from "./i18n.js";
 import {
-  BAR, OFF, applyMine, applyTheirs, cloneBoard, consistentPlays, isComplete, options, usedDice,
+  BAR, OFF, applyMine, applyTheirs, cloneBoard, consistentPlays, expandPlays, isComplete, options,
+  usedDice,
 } from "./selection.js";
 import { dialog, toast, closeDialogs, copyText, prefersReducedMotion, formatClock, signed, pct, segmented } from "./ui.js";
 
@@ -116,7 +117,7 @@ export function mountTable(root, code, { navigate }) {
       renderAll();
       return;
     }
-    v.table = message.table;
+    v.table = { ...message.table, legal_plays: expandPlays(message.table.legal_plays) };
     v.version = message.version;
     v.shown = boardOf(v.table);
     v.diceOverride = null;
@@ -136,7 +137,7 @@ export function mountTable(root, code, { navigate }) {
       await showEvent(event, animate);
     }
     setClock(message);
-    v.table = message.table;
+    v.table = { ...message.table, legal_plays: expandPlays(message.table.legal_plays) };
     v.version = message.version;
     v.shown = boardOf(v.table);
     v.diceOverride = null;

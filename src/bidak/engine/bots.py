@@ -115,6 +115,11 @@ class SageBot:
         return self._engines.evaluator(self.style.ply)
 
     def decide(self, state: MatchState, player: Player) -> Action:
+        """The action ``player`` takes now; raises ``IllegalAction`` if it is not theirs to take.
+
+        Blocks while the engine thinks (Expert: tens of milliseconds, Beginner and Normal: about
+        one); a server calls it through :func:`bidak.engine.workers.decide_async`.
+        """
         if decider(state) is not player:
             raise IllegalAction(f"Player {player.value} has nothing to decide now")
         with self._rng_lock:

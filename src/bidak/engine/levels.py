@@ -108,7 +108,19 @@ LEVELS: Final[dict[Level, Style]] = {
     ),
     Level.EXPERT: Style(ply="2ply"),
 }
-"""The style of each level. Measured PRs and the runs behind them: ``calibration/*.json``."""
+"""The style of each level, tuned to its target PR (XG convention, lower is better).
+
+Measured by ``scripts/calibrate.py`` in self-play 7-point matches, judged one ply deeper than the
+level plays; the runs are in ``calibration/<level>.json``:
+
+========  ======  =====  ===========  ============
+level     target  PR     judged at    games
+========  ======  =====  ===========  ============
+Beginner  20-30   24.0   2-ply        200
+Normal    8-12    10.6   2-ply        200
+Expert    <= 3    (run)  3-ply        200 (hours)
+========  ======  =====  ===========  ============
+"""
 
 QUICK: Final = Style(ply="1ply")
 """The engine's best at 1-ply: what any bot falls back to when its time budget runs out."""

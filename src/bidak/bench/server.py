@@ -15,7 +15,10 @@ How the load is made. Every client is an asyncio task on ``websockets`` (uvloop 
 Up to :data:`IN_PROCESS` matches run in this process; more go to worker processes (one per
 1,000 matches, at most one per core), each owning whole matches so both sockets of a match are
 timed by one clock. Pacing, not the generator, should set the rate: a client spends far less
-than a millisecond per message, so two workers carry 4,000 sockets at human pace.
+than a millisecond per message, so two workers carry 4,000 sockets at human pace. A pair plays
+as soon as it is set up (a ramp, which also keeps the 90-second move clocks from running out
+while the other pairs are created); only intents sent inside the window, which opens when every
+pair is ready and lasts ``duration`` seconds, are counted.
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ from rich.table import Table
 COOKIE = "bidak_session"  # bidak.server.accounts.COOKIE, without importing the server
 IN_PROCESS = 300
 """Up to this many matches, the clients run in the calling process."""
+SETTING_UP = 16
+"""Pairs of one process being set up at once (more only make SQLite writers wait longer)."""
 GRACE = 10.0
 """Seconds an intent sent before the end of the window may wait for its broadcast."""
 
@@ -228,16 +233,22 @@ class Tally:
     actions: int = 0
     actor_ms: list[float] = field(default_factory=list)
     opponent_ms: list[float] = field(default_factory=list)
-    errors: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    """Errors by kind: the server's error code, "no broadcast", or an exception's name."""
     finished: int = 0
     messages: int = 0
     message_bytes: int = 0
+
+    def error(self, kind: str, count: int = 1) -> None:
+        if count:
+            self.errors[kind] = self.errors.get(kind, 0) + count
 
     def merge(self, other: Tally) -> None:
         self.actions += other.actions
         self.actor_ms += other.actor_ms
         self.opponent_ms += other.opponent_ms
-        self.errors += other.errors
+        for kind, count in other.errors.items():
+            self.error(kind, count)
         self.finished += other.finished
         self.messages += other.messages
         self.message_bytes += other.message_bytes
@@ -251,6 +262,8 @@ class _Turn:
     actor: int
     sent: float
     waiting: set[int] = field(default_factory=lambda: {0, 1})
+    counted: bool = False
+    """Sent inside the measured window."""
 
 
 @dataclass
@@ -311,7 +324,7 @@ class _Clients:
         self.load, self.first, self.count = load, first, count
         self.tally = Tally()
         self.ws = load.url.replace("http", "ws", 1)
-        self.stop_at = math.inf
+        self.start_at = self.stop_at = math.inf  # the window, once every pair is set up
         self.set_up = 0
         self.http: Any = None
 
@@ -322,20 +335,24 @@ class _Clients:
         async with httpx.AsyncClient(
             base_url=self.load.url, trust_env=False, limits=limits, timeout=120
         ) as self.http:
-            gate = asyncio.Semaphore(64)
-            go = asyncio.Event()
+            gate = asyncio.Semaphore(SETTING_UP)
             pairs = [
-                asyncio.create_task(self._pair(self.first + n, gate, go)) for n in range(self.count)
+                asyncio.create_task(self._pair(self.first + n, gate)) for n in range(self.count)
             ]
             while self.set_up < self.count:
                 await asyncio.sleep(0.05)
             await started()
-            self.stop_at = time.perf_counter() + self.load.duration
-            go.set()
+            self.start_at = time.perf_counter()
+            self.stop_at = self.start_at + self.load.duration
             await asyncio.gather(*pairs)
         return self.tally
 
-    async def _pair(self, index: int, gate: asyncio.Semaphore, go: asyncio.Event) -> None:
+    def _in_window(self, when: float) -> bool:
+        return self.start_at <= when < self.stop_at
+
+    async def _pair(self, index: int, gate: asyncio.Semaphore) -> None:
+        """Set one pair up, then play at once: pairs ready early warm the server up (and keep
+        their move clocks from running out) until the window opens for all."""
         rng = random.Random(f"{self.load.seed}:{index}")
         seats: list[_Seat] = []
         sockets: list[Any] = []
@@ -350,21 +367,20 @@ class _Clients:
                 else:
                     for _ in range(2):
                         sockets.append(await self._connect(f"/pair/{index}", None))
-        except Exception:
-            self.tally.errors += 1
+        except Exception as failed:
+            self.tally.error(f"setup: {type(failed).__name__}")
             sockets.clear()
         finally:
             self.set_up += 1
         try:
-            await go.wait()
             if len(sockets) < 2:
                 return
             if self.load.kind == "bidak":
                 await self._matches(seats, rng)
             else:
                 await self._relay(sockets, rng)
-        except Exception:
-            self.tally.errors += 1
+        except Exception as failed:
+            self.tally.error(type(failed).__name__)
         finally:
             for open_socket in sockets:
                 with contextlib.suppress(Exception):
@@ -407,7 +423,7 @@ class _Clients:
             over = await asyncio.gather(*(self._play(seat, turns, rng) for seat in seats))
             if not all(over):
                 return
-            self.tally.finished += 1
+            self.tally.finished += self._in_window(time.perf_counter())
             if time.perf_counter() < self.stop_at:
                 await self._new_match(seats)
 
@@ -420,15 +436,17 @@ class _Clients:
                 return True
             due = any(me.seat in turn.waiting for turn in turns)
             if now >= self.stop_at + GRACE or (now >= self.stop_at and not due):
-                self.tally.errors += due  # a broadcast that never came
+                self.tally.error("no broadcast", due)
                 return False
             if my_decision(me.table, me.seat) and acted_on != me.version:
                 acted_on = me.version
                 await asyncio.sleep(self.load.think.draw(rng))
                 action = choose(me.table or {}, rng)
                 if action is not None and time.perf_counter() < self.stop_at:
-                    turns.append(_Turn(me.version, me.seat, time.perf_counter()))
-                    self.tally.actions += 1
+                    turn = _Turn(me.version, me.seat, time.perf_counter())
+                    turn.counted = self._in_window(turn.sent)
+                    turns.append(turn)
+                    self.tally.actions += turn.counted
                     intent = {"type": "intent", "action": action, "version": me.version}
                     await me.socket.send(json.dumps(intent))
             with contextlib.suppress(TimeoutError):
@@ -442,7 +460,7 @@ class _Clients:
         self.tally.messages += 1
         self.tally.message_bytes += len(text)
         if message["type"] == "error":
-            self.tally.errors += 1
+            self.tally.error(message["code"])
             # Refused: nothing will be broadcast for it; the next table decides again.
             turns[:] = [turn for turn in turns if turn.actor != me.seat]
             return False
@@ -455,10 +473,10 @@ class _Clients:
         first = message["events"][0]["version"]
         for turn in turns:
             if me.seat in turn.waiting and first > turn.version:
-                spent = (arrived - turn.sent) * 1000
-                (self.tally.actor_ms if turn.actor == me.seat else self.tally.opponent_ms).append(
-                    spent
-                )
+                if turn.counted:
+                    spent = (arrived - turn.sent) * 1000
+                    mine = turn.actor == me.seat
+                    (self.tally.actor_ms if mine else self.tally.opponent_ms).append(spent)
                 turn.waiting.discard(me.seat)
         turns[:] = [turn for turn in turns if turn.waiting]
         return True
@@ -471,13 +489,15 @@ class _Clients:
             if time.perf_counter() >= self.stop_at:
                 return
             sent = time.perf_counter()
-            self.tally.actions += 1
+            counted = self._in_window(sent)
+            self.tally.actions += counted
             await sockets[actor].send(json.dumps({"type": "intent", "version": version}))
             arrivals = await asyncio.wait_for(
                 asyncio.gather(*(self._reply(s, version + 1) for s in sockets)), GRACE
             )
-            self.tally.actor_ms.append((arrivals[actor] - sent) * 1000)
-            self.tally.opponent_ms.append((arrivals[1 - actor] - sent) * 1000)
+            if counted:
+                self.tally.actor_ms.append((arrivals[actor] - sent) * 1000)
+                self.tally.opponent_ms.append((arrivals[1 - actor] - sent) * 1000)
             actor, version = 1 - actor, version + 1
 
     async def _reply(self, open_socket: Any, version: int) -> float:
@@ -540,11 +560,16 @@ def default_workers(matches: int) -> int:
 
 def measure(name: str, load: Load, workers: int, server: ServerProcess | None = None) -> Result:
     """Set every pair up, then open the window for all at once and play it to its end."""
-    cpu: list[float | None] = []
+    import threading
+
+    cpu: list[tuple[float | None, float]] = []  # (server CPU seconds, time) at open and close
+
+    def sample() -> None:
+        cpu.append((server.cpu_seconds() if server else None, time.monotonic()))
 
     def started() -> None:
-        cpu.append(server.cpu_seconds() if server else None)
-        cpu.append(time.monotonic())
+        sample()
+        threading.Timer(load.duration, sample).start()
 
     if workers <= 0:
         tally = _run_clients(load, 0, load.matches, started)
@@ -560,20 +585,34 @@ def measure(name: str, load: Load, workers: int, server: ServerProcess | None = 
         for process in processes:
             process.start()
         for _ in processes:
-            ready.get(timeout=600)
+            _from_workers(ready, processes)
         started()
         go.set()
         tally = Tally()
         for _ in processes:
-            tally.merge(results.get(timeout=load.duration + 600))
+            tally.merge(_from_workers(results, processes))
         for process in processes:
             process.join()
-    cpu_after, now = (server.cpu_seconds() if server else None), time.monotonic()
-    cpu_before, opened = cpu
+    if len(cpu) < 2:  # every pair ended before the window did
+        sample()
+    (cpu_before, opened), (cpu_after, closed) = cpu[:2]
     share = None
-    if cpu_after is not None and cpu_before is not None and opened is not None:
-        share = (cpu_after - cpu_before) / max(1e-9, now - opened)
+    if cpu_after is not None and cpu_before is not None:
+        share = (cpu_after - cpu_before) / max(1e-9, closed - opened)
     return Result(name, load, tally, share)
+
+
+def _from_workers(queue: Any, processes: list[Any]) -> Any:
+    """The next item a worker puts on ``queue``; fails if a worker died instead."""
+    import queue as queues
+
+    while True:
+        try:
+            return queue.get(timeout=1.0)
+        except queues.Empty:
+            dead = [p.exitcode for p in processes if p.exitcode not in (None, 0)]
+            if dead:
+                raise RuntimeError(f"a load-generator process failed (exit {dead[0]})") from None
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -595,7 +634,7 @@ def results_table(results: list[Result]) -> Table:
         ("p99 ms, actor", lambda r: f"{quantile(r.tally.actor_ms, 0.99):.1f}"),
         ("p50 ms, opponent", lambda r: f"{quantile(r.tally.opponent_ms, 0.50):.1f}"),
         ("p99 ms, opponent", lambda r: f"{quantile(r.tally.opponent_ms, 0.99):.1f}"),
-        ("errors", lambda r: str(r.tally.errors)),
+        ("errors", lambda r: str(sum(r.tally.errors.values()))),
         ("matches finished", lambda r: str(r.tally.finished) if r.load.kind == "bidak" else "-"),
         ("mean message bytes", lambda r: str(r.mean_message_bytes)),
         (

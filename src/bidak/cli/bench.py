@@ -106,3 +106,7 @@ def server(
         progress=lambda text: console.print(f"[dim]{text}[/dim]"),
     )
     console.print(results_table(results))
+    for result in results:
+        if result.tally.errors:
+            kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(result.tally.errors.items()))
+            console.print(f"{result.name} errors: {kinds}")

@@ -23,6 +23,8 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from sqlalchemy.exc import OperationalError
+
 from bidak.engine.bots import Bot, make_bot, quick_bot
 from bidak.engine.levels import Level
 from bidak.engine.workers import BotPool
@@ -364,6 +366,11 @@ class RoomService:
                 except Conflict:
                     fresh = True
                     continue
+                except OperationalError:
+                    # The database is overloaded (SQLite's lock wait ran out): nothing was
+                    # stored, so refuse the action and let the player send it again.
+                    log.warning("database busy; refused an action in %s", match_id)
+                    raise RoomError("busy", "The server is busy; try again") from None
                 before = live.state.version
                 live = replace(
                     live,

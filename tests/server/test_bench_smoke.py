@@ -1,0 +1,42 @@
+"""`bidak bench server` as a user types it, on a tiny load: it prints its table with numbers.
+
+No timing is asserted: the figures depend on the machine. The run starts a real server and the
+bare relay as subprocesses, so it takes some seconds.
+"""
+
+from __future__ import annotations
+
+import re
+
+from typer.testing import CliRunner
+
+from bidak.bench.server import Think
+from bidak.cli import app
+
+runner = CliRunner()
+
+
+def _row(output: str, label: str) -> list[str]:
+    line = next(line for line in output.splitlines() if label in line)
+    return [cell.strip() for cell in line.split("│")[2:-1]]
+
+
+def test_bench_server_prints_bidak_next_to_the_bare_relay() -> None:
+    args = ["bench", "server", "--matches", "3", "--duration", "2", "--think", "0.02-0.1"]
+    result = runner.invoke(app, args, env={"COLUMNS": "100"})
+    assert result.exit_code == 0, result.output
+    assert "bidak" in result.output and "bare relay" in result.output
+    number = re.compile(r"^\d+(\.\d+)?%?$")
+    for label in ("actions/s", "p50 ms, actor", "p99 ms, opponent", "server CPU"):
+        cells = _row(result.output, label)
+        assert len(cells) == 2 and all(number.match(cell) for cell in cells), (label, cells)
+    assert int(_row(result.output, "actions ")[0]) > 0
+    assert _row(result.output, "errors") == ["0", "0"]
+
+
+def test_think_times_are_a_range_or_one_value() -> None:
+    assert Think.parse("2-5") == Think(2.0, 5.0)
+    assert Think.parse("0.5") == Think(0.5, 0.5)
+    assert str(Think.parse("0.5-1")) == "0.5-1 s"
+    result = runner.invoke(app, ["bench", "server", "--think", "5-2"])
+    assert result.exit_code == 2 and "error:" in result.output

@@ -60,6 +60,8 @@ from bidak.server.store.repo import Append, Conflict, Store, new_id
 log = logging.getLogger(__name__)
 
 AUTOPLAY_LEVEL = Level.NORMAL
+ROOM_CACHE = 10_000
+"""Rooms kept in memory per process (the oldest are dropped first)."""
 
 
 class RoomError(Exception):
@@ -122,6 +124,7 @@ class RoomService:
         self._closing = False
         self._seeds = seeds
         self._busy = 0
+        self._rooms: dict[str, RoomRow] = {}
         self._sweeper: asyncio.Task[None] | None = None
 
     # -- life cycle --------------------------------------------------------------------------
@@ -233,9 +236,18 @@ class RoomService:
         return await self._room(code)
 
     async def _room(self, code: str) -> RoomRow:
+        cached = self._rooms.get(code)
+        if cached is not None:
+            return cached
         room = await self.store.room(code)
         if room is None:
             raise RoomError("not_found", "There is no room with that code")
+        if room.match_id is not None:
+            # Once its match has started a room never changes (its seats are taken and it
+            # holds one match), so every process may keep it.
+            self._rooms[code] = room
+            while len(self._rooms) > ROOM_CACHE:
+                self._rooms.pop(next(iter(self._rooms)))
         return room
 
     async def _start_match(self, room: RoomRow, rules: RuleSet) -> None:

@@ -7,9 +7,9 @@ import re
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import Table, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from bidak.server.store.db import Database
@@ -169,13 +169,17 @@ class Store:
         The row is updated only if its version is still the one the writer read, and the events'
         (match, version) keys are unique: of two writers, exactly one commits.
         """
+        matches = cast(Table, MatchRow.__table__)
+        events = cast(Table, EventRow.__table__)
         try:
-            async with self.db.session() as session, session.begin():
-                result = await session.execute(
-                    update(MatchRow)
+            # Core statements on the tables: the hot path of every action skips the ORM's
+            # unit of work and its bulk-update evaluation.
+            async with self.db.engine.begin() as connection:
+                result = await connection.execute(
+                    update(matches)
                     .where(
-                        MatchRow.id == change.match_id,
-                        MatchRow.version == change.expected_version,
+                        matches.c.id == change.match_id,
+                        matches.c.version == change.expected_version,
                     )
                     .values(
                         state=change.state,
@@ -187,17 +191,20 @@ class Store:
                         updated_at=_now(),
                     )
                 )
-                if not result.rowcount:  # type: ignore[attr-defined]
+                if not result.rowcount:
                     raise Conflict(change.match_id)
-                for offset, payload in enumerate(change.events, 1):
-                    session.add(
-                        EventRow(
-                            match_id=change.match_id,
-                            version=change.expected_version + offset,
-                            payload=payload,
-                            created_at=change.at,
-                        )
-                    )
+                await connection.execute(
+                    insert(events),
+                    [
+                        {
+                            "match_id": change.match_id,
+                            "version": change.expected_version + offset,
+                            "payload": payload,
+                            "created_at": change.at,
+                        }
+                        for offset, payload in enumerate(change.events, 1)
+                    ],
+                )
         except IntegrityError:
             raise Conflict(change.match_id) from None
 

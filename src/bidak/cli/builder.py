@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from bidak.errors import IllegalPlay
 from bidak.rules import Play, Position, Step, apply_step, single_steps
+from bidak.rules.notation import point_name
 
 
 @dataclass
@@ -88,7 +89,9 @@ class PlayBuilder:
                     return first
                 except IllegalPlay:
                     self.undo()
-        raise IllegalPlay(f"{_name(start)}/{_name(end)} cannot be part of a legal play here")
+        raise IllegalPlay(
+            f"{point_name(start)}/{point_name(end)} cannot be part of a legal play here"
+        )
 
     def _push(self, step: Step) -> Step:
         self.steps.append(step)
@@ -107,7 +110,3 @@ class PlayBuilder:
         if len(self.steps) == self._most:
             return self._legal.get(self.current)
         return None
-
-
-def _name(point: int) -> str:
-    return "bar" if point == 25 else "off" if point == 0 else str(point)

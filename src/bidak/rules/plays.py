@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from bidak.errors import AmbiguousPlay, IllegalPlay, InvalidDice
-from bidak.rules.position import BAR, OFF, Position
+from bidak.rules.notation import point_name
+from bidak.rules.position import Position
 
 
 class Step(NamedTuple):
@@ -223,14 +224,15 @@ def _doubles(b: list[int], die: int) -> _Found:
 
 
 def step_alternatives(
-    position: Position, dice: tuple[int, int]
+    position: Position, dice: tuple[int, int], plays: list[Play] | None = None
 ) -> dict[Position, list[tuple[Step, ...]]]:
     """For each legal play's result, every set of single steps that reaches it.
 
     ``legal_plays`` keeps one way per result; a player may take another (24/18/13 or 24/19/13
     with 6-5). Each set is listed once, in an order that can be played (starts descending).
+    ``plays``, when the caller has them already, saves computing the legal plays again.
     """
-    plays = legal_plays(position, dice)
+    plays = legal_plays(position, dice) if plays is None else plays
     wanted = {play.result for play in plays}
     most = len(plays[0].steps)
     d1, d2 = check_dice(dice)
@@ -296,8 +298,8 @@ def find_play(position: Position, dice: tuple[int, int], steps: Sequence[tuple[i
             raise IllegalPlay(f"{start}/{end} is not a step forward ({position.position_id})")
         if board[start] <= 0:
             raise IllegalPlay(
-                f"no checker of yours on {_name(start)} for {_name(start)}/{_name(end)}"
-                f" ({position.position_id})"
+                f"no checker of yours on {point_name(start)} for"
+                f" {point_name(start)}/{point_name(end)} ({position.position_id})"
             )
         board[start] -= 1
         if end:
@@ -320,7 +322,3 @@ def find_play(position: Position, dice: tuple[int, int], steps: Sequence[tuple[i
     if len(matches) > 1:  # pragma: no cover - results are distinct by construction
         raise AmbiguousPlay("more than one play matches")
     return matches[0]
-
-
-def _name(point: int) -> str:
-    return "bar" if point == BAR else "off" if point == OFF else str(point)

@@ -157,7 +157,7 @@ def _plays_json(state: MatchState, plays: list[Play]) -> list[dict[str, Any]]:
     if not plays:
         return []
     assert state.dice is not None
-    ways = step_alternatives(state.position, state.dice)
+    ways = step_alternatives(state.position, state.dice, plays)
     found: list[dict[str, Any]] = []
     for play in plays:
         entry: dict[str, Any] = {

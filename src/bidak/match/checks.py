@@ -227,4 +227,4 @@ def resolve_play(state: MatchState, action: Move) -> Play:
     # Playing the steps from the highest start down never needs a checker that is not there
     # yet, so any order the player gives works (rules.md 10: the order is theirs).
     ordered = sorted(((start, end) for start, end in steps), reverse=True)
-    return find_play(state.position, state.dice, ordered)
+    return find_play(state.position, state.dice, ordered, state.roll_plays())

@@ -12,7 +12,7 @@ from bidak.match.actions import Action, Move, OpeningRoll, Roll
 from bidak.match.checks import REFUSALS, decider, refuse_double
 from bidak.match.player import Player
 from bidak.match.state import MatchState, Phase
-from bidak.rules import Play, legal_plays
+from bidak.rules import Play
 
 __all__ = [
     "allowed_actions",
@@ -44,7 +44,7 @@ def current_plays(state: MatchState) -> list[Play]:
     """
     if state.phase is not Phase.MOVE or state.dice is None:
         return []
-    return legal_plays(state.position, state.dice)
+    return list(state.roll_plays())
 
 
 def forced_play(state: MatchState) -> Play | None:

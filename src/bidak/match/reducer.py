@@ -167,7 +167,7 @@ def _played(state: MatchState, event: Played) -> MatchState:
     _expect(state, event, Phase.MOVE, state.turn)
     _require(event.dice == state.dice, event, "those are not the dice rolled")
     steps = sorted(((start, end) for start, end, _ in event.steps), reverse=True)
-    result = find_play(state.position, event.dice, steps).result
+    result = find_play(state.position, event.dice, steps, state.roll_plays()).result
     if outcome(result) is not None:
         # The game is over: the GameWon that follows scores it.
         return replace(state, phase=Phase.BETWEEN_GAMES, position=result, dice=None)

@@ -64,7 +64,9 @@ def event_to_json(event: Event) -> JSON:
 
 
 def state_to_json(state: MatchState) -> JSON:
-    return {field.name: _encode(getattr(state, field.name)) for field in fields(state)}
+    return {
+        field.name: _encode(getattr(state, field.name)) for field in fields(state) if field.init
+    }
 
 
 # -- reading ------------------------------------------------------------------------------------

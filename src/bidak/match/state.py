@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from bidak.match.player import Player
 from bidak.match.ruleset import RuleSet
-from bidak.rules import Position
+from bidak.rules import Play, Position, legal_plays
 
 
 class Phase(Enum):
@@ -55,6 +55,20 @@ class MatchState:
     autoplay: tuple[bool, bool] = (False, False)
     winner: Player | None = None
     version: int = 0
+    _plays: tuple[Play, ...] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def roll_plays(self) -> tuple[Play, ...]:
+        """The legal plays of ``dice`` from ``position`` (``()`` without dice).
+
+        Computed once per state and kept: a state never changes, and a server asks the same
+        question three times per turn (the automatic-step check, the table it sends, the check
+        of the play that comes back).
+        """
+        plays = self._plays
+        if plays is None:
+            plays = () if self.dice is None else tuple(legal_plays(self.position, self.dice))
+            object.__setattr__(self, "_plays", plays)
+        return plays
 
     @property
     def viewer(self) -> Player:

@@ -279,8 +279,15 @@ def apply_step(position: Position, step: Step) -> Position:
     return Position._unchecked(tuple(board[1:25]), board[25], board[0])
 
 
-def find_play(position: Position, dice: tuple[int, int], steps: Sequence[tuple[int, int]]) -> Play:
+def find_play(
+    position: Position,
+    dice: tuple[int, int],
+    steps: Sequence[tuple[int, int]],
+    plays: Sequence[Play] | None = None,
+) -> Play:
     """The legal play made of exactly these ``(start, end)`` steps, given in any order.
+
+    ``plays`` are the legal plays of ``position`` and ``dice`` when the caller has them already.
 
     Steps are taken from the highest start down, which never needs a checker that has not
     arrived yet. Raises :class:`IllegalPlay` when no legal play matches.
@@ -291,7 +298,8 @@ def find_play(position: Position, dice: tuple[int, int], steps: Sequence[tuple[i
     ):
         raise IllegalPlay("a play is a list of steps, each a start and an end point")
     steps = sorted(((start, end) for start, end in steps), reverse=True)
-    plays = legal_plays(position, dice)
+    if plays is None:
+        plays = legal_plays(position, dice)
     board = [position.bar.opponent, *position.points, position.bar.mover]
     for start, end in steps:
         if not (0 <= end < start <= 25):

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
-from bidak.match import Player, state_from_json
+from bidak.match import Player
 from bidak.server.accounts import COOKIE
 from bidak.server.bus import Subscription
 from bidak.server.protocol import (
@@ -27,13 +26,13 @@ from bidak.server.protocol import (
     Join,
     Ping,
     error,
-    match_view,
     to_action,
 )
 from bidak.server.rooms.service import RoomError, deadline_json, room_channel, seat_of
 from bidak.server.routes.rooms import seat_infos
 from bidak.server.services import Services
 from bidak.server.store.models import PlayerRow
+from bidak.server.views import dumps, with_table
 
 router = APIRouter()
 
@@ -71,9 +70,11 @@ class Connection:
         settings = services.settings
         self._limit = RateLimit(settings.rate_per_second, settings.rate_burst)
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, message: dict[str, Any] | str) -> None:
+        """Send a message, given as a dict or as its JSON text already."""
+        text = message if isinstance(message, str) else dumps(message)
         async with self._send_lock:
-            await self.socket.send_text(json.dumps(message, separators=(",", ":")))
+            await self.socket.send_text(text)
 
     async def run(self) -> None:
         limit = self.services.settings.max_message_bytes
@@ -160,7 +161,7 @@ class Connection:
             self.match, self.version = live.match_id, live.state.version
             message.update(
                 version=live.state.version,
-                table=match_view(live.state, self.seat),
+                table=None,
                 deadline=deadline_json(live),
                 seed_hash=live.seed_hash,
                 seed=live.seed if live.finished else None,
@@ -172,6 +173,9 @@ class Connection:
                     for r in missed
                     if r.version <= live.state.version  # later ones come as events
                 ]
+            table = services.rooms.views.table(live.match_id, live.state, self.seat)
+            await self.send(with_table(dumps({**message, "table": None}), table))
+            return
         await self.send(message)
 
     async def intent(self, message: Intent) -> None:
@@ -205,26 +209,29 @@ class Connection:
             last = first + len(message["events"]) - 1
             if last <= self.version:
                 continue  # already in a snapshot this client has
-            items = [{"version": first + i, "event": e} for i, e in enumerate(message["events"])]
-            if first > self.version + 1:
-                # Another instance's message is late (or lost): fill the gap from the store.
-                missed = await self.services.store.events(message["match"], after=self.version)
-                earlier = [r for r in missed if r.version < first]
-                items[:0] = [{"version": r.version, "event": r.payload} for r in earlier]
-            state = state_from_json(message["state"])
+            views = self.services.rooms.views
             seen, self.version = self.version, last
+            if first <= seen + 1:
+                await self.send(views.events(message, self.seat, seen, self.services.clock.now()))
+                continue
+            # Another instance's message is late (or lost): fill the gap from the store.
+            items = [{"version": first + i, "event": e} for i, e in enumerate(message["events"])]
+            missed = await self.services.store.events(message["match"], after=seen)
+            earlier = [{"version": r.version, "event": r.payload} for r in missed]
+            items[:0] = [item for item in earlier if item["version"] < first]
+            state = views.state(message["match"], last, message["state"])
+            body = {
+                "type": "events",
+                "room": message["room"],
+                "match": message["match"],
+                "version": last,
+                "events": items,
+                "deadline": message["deadline"],
+                "seed": message["seed"],
+                "now": self.services.clock.now(),
+            }
             await self.send(
-                {
-                    "type": "events",
-                    "room": message["room"],
-                    "match": message["match"],
-                    "version": last,
-                    "events": [item for item in items if item["version"] > seen],
-                    "table": match_view(state, self.seat),
-                    "deadline": message["deadline"],
-                    "seed": message["seed"],
-                    "now": self.services.clock.now(),
-                }
+                with_table(dumps(body), views.table(message["match"], state, self.seat))
             )
 
     async def _leave(self) -> None:

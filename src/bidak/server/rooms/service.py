@@ -56,6 +56,7 @@ from bidak.server.rooms.options import FriendOptions, PracticeOptions
 from bidak.server.settings import Settings
 from bidak.server.store.models import MatchRow, PlayerRow, RoomRow
 from bidak.server.store.repo import Append, Conflict, Store, new_id
+from bidak.server.views import Views
 
 log = logging.getLogger(__name__)
 
@@ -126,6 +127,11 @@ class RoomService:
         self._busy = 0
         self._rooms: dict[str, RoomRow] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self.views = Views(self._known_state)
+
+    def _known_state(self, match_id: str) -> MatchState | None:
+        live = self._live.get(match_id)
+        return None if live is None else live.state
 
     # -- life cycle --------------------------------------------------------------------------
 
@@ -276,7 +282,7 @@ class RoomService:
         room.match_id = row.id
         live = self._from_row(row, room)
         self._live[row.id] = live
-        await self._publish(live, events, from_version=1)
+        await self._publish(live, [event_to_json(e) for e in events], 1, row.state)
         # The opening roll is automatic: throw it through the ordinary path.
         await self._act(row.id, None, lambda state: None, expect_version=state.version)
 
@@ -362,11 +368,12 @@ class RoomService:
                 if not events:
                     return
                 deadline, deadline_version = self._deadline(live.room, state)
+                stored = state_to_json(state)
                 change = Append(
                     match_id=match_id,
                     expected_version=live.state.version,
                     events=[event_to_json(e) for e in events],
-                    state=state_to_json(state),
+                    state=stored,
                     dice_drawn=dice.drawn,
                     deadline=deadline,
                     deadline_version=deadline_version,
@@ -392,7 +399,7 @@ class RoomService:
                     deadline_version=deadline_version,
                 )
                 self._live[match_id] = live
-                await self._publish(live, tuple(events), from_version=before + 1)
+                await self._publish(live, change.events, before + 1, stored)
                 self._schedule(live)
                 if live.finished:
                     self._forget(match_id)
@@ -508,14 +515,22 @@ class RoomService:
         """The match as stored now (another instance may have written since this one did)."""
         return await self._load(match_id, fresh=True)
 
-    async def _publish(self, live: Live, events: tuple[Event, ...], from_version: int) -> None:
+    async def _publish(
+        self,
+        live: Live,
+        events: list[dict[str, Any]],
+        from_version: int,
+        state: dict[str, Any],
+    ) -> None:
+        """Tell every connection at the room (in every process) what was stored: the events
+        (as JSON) from ``from_version`` on and ``state``, the JSON of the state after them."""
         message: dict[str, Any] = {
             "kind": "events",
             "room": live.room.code,
             "match": live.match_id,
             "from": from_version,
-            "events": [event_to_json(e) for e in events],
-            "state": state_to_json(live.state),
+            "events": events,
+            "state": state,
             "deadline": deadline_json(live),
             "seed": live.seed if live.finished else None,
         }

@@ -20,8 +20,11 @@ if TYPE_CHECKING:
     from bidak.rules.position import Position
 
 
+_NAMES = ("off", *(str(point) for point in range(1, 25)), "bar")
+
+
 def point_name(point: int) -> str:
-    return "bar" if point == BAR else "off" if point == OFF else str(point)
+    return _NAMES[point]
 
 
 def _chains(steps: tuple[Step, ...]) -> list[list[Step]]:
@@ -37,6 +40,10 @@ def _chains(steps: tuple[Step, ...]) -> list[list[Step]]:
     return chains
 
 
+def _by_points(hop: tuple[int, int, str]) -> tuple[int, int]:
+    return hop[0], hop[1]
+
+
 def format_steps(steps: tuple[Step, ...]) -> str:
     """Standard notation for a play's steps; an empty play (no move possible) is ``""``.
 
@@ -46,25 +53,23 @@ def format_steps(steps: tuple[Step, ...]) -> str:
     >>> format_steps((Step(13, 9, False), Step(9, 5, False), Step(13, 9, False), Step(9, 5, False)))
     '13/5(2)'
     """
+    names = _NAMES
     hops: list[tuple[int, int, str]] = []
     for chain in _chains(steps):
-        text = point_name(chain[0].start)
+        parts = [names[chain[0].start]]
         for step in chain[:-1]:
             if step.hit:
-                text += f"/{point_name(step.end)}*"
+                parts.append(names[step.end] + "*")
         last = chain[-1]
-        text += f"/{point_name(last.end)}" + ("*" if last.hit else "")
-        hops.append((chain[0].start, last.end, text))
-    hops.sort(key=lambda hop: (-hop[0], -hop[1]))
-    parts: list[str] = []
+        parts.append(names[last.end] + "*" if last.hit else names[last.end])
+        hops.append((-chain[0].start, -last.end, "/".join(parts)))
+    if len(hops) == 1:
+        return hops[0][2]
+    hops.sort(key=_by_points)
     counts: dict[str, int] = {}
     for _, _, text in hops:
-        if text in counts:
-            counts[text] += 1
-        else:
-            counts[text] = 1
-            parts.append(text)
-    return " ".join(text if counts[text] == 1 else f"{text}({counts[text]})" for text in parts)
+        counts[text] = counts.get(text, 0) + 1
+    return " ".join(text if count == 1 else f"{text}({count})" for text, count in counts.items())
 
 
 class Hop(NamedTuple):

@@ -113,6 +113,7 @@ def _make_play(steps: tuple[Step, ...], result: Position) -> Play:
 
 
 _Found = dict[tuple[int, ...], tuple[Step, ...]]
+_Ways = dict[tuple[int, ...], list[tuple[Step, ...]]]
 _new_step = tuple.__new__
 
 
@@ -165,8 +166,11 @@ def _undo(b: list[int], step: Step) -> None:
             b[end] -= 1
 
 
-def _two_dice(b: list[int], high: int, low: int) -> _Found:
-    """Plays of a non-double roll, with the maximum-use and larger-die rules (rules.md 3)."""
+def _two_dice(b: list[int], high: int, low: int, ways: _Ways | None = None) -> _Found:
+    """Plays of a non-double roll, with the maximum-use and larger-die rules (rules.md 3).
+
+    With ``ways``, every pair of steps that reaches each result is added to ``ways[result]``.
+    """
     both: _Found = {}
     high_only: _Found = {}
     low_only: _Found = {}
@@ -180,12 +184,16 @@ def _two_dice(b: list[int], high: int, low: int) -> _Found:
                     key = tuple(b)
                     if key not in both:
                         both[key] = (first, second)
+                    if ways is not None:
+                        ways.setdefault(key, []).append((first, second))
                     _undo(b, second)
             elif not both:
                 single[tuple(b)] = (first,)
             _undo(b, first)
     if both:
         return both
+    if ways is not None:
+        ways.clear()
     # Only one die can be played: the larger one if it can be (rules.md 3).
     if high_only:
         return high_only
@@ -194,8 +202,12 @@ def _two_dice(b: list[int], high: int, low: int) -> _Found:
     return {tuple(b): ()}
 
 
-def _doubles(b: list[int], die: int) -> _Found:
-    """Plays of a double: up to four steps, taken in non-increasing start order (no repeats)."""
+def _doubles(b: list[int], die: int, ways: _Ways | None = None) -> _Found:
+    """Plays of a double: up to four steps, taken in non-increasing start order (no repeats).
+
+    With ``ways``, every such order of steps that reaches each result is added to
+    ``ways[result]`` (each set of steps once: the order is always by descending start).
+    """
     found: _Found = {}
     best = [0]
     path: list[Step] = []
@@ -208,9 +220,13 @@ def _doubles(b: list[int], die: int) -> _Found:
                 if depth > best[0]:
                     best[0] = depth
                     found.clear()
+                    if ways is not None:
+                        ways.clear()
                 key = tuple(b)
                 if key not in found:
                     found[key] = tuple(path)
+                if ways is not None:
+                    ways.setdefault(key, []).append(tuple(path))
             return
         for step in candidates:
             _apply(b, step)
@@ -230,34 +246,30 @@ def step_alternatives(
 
     ``legal_plays`` keeps one way per result; a player may take another (24/18/13 or 24/19/13
     with 6-5). Each set is listed once, in an order that can be played (starts descending).
-    ``plays``, when the caller has them already, saves computing the legal plays again.
+    ``plays`` is accepted for callers that have the legal plays already; the ways come from the
+    same search, so they are not needed.
     """
-    plays = legal_plays(position, dice) if plays is None else plays
-    wanted = {play.result for play in plays}
-    most = len(plays[0].steps)
     d1, d2 = check_dice(dice)
-    orders = [(d1,) * 4] if d1 == d2 else [(d1, d2), (d2, d1)]
     board = [position.bar.opponent, *position.points, position.bar.mover]
-    found: dict[Position, set[tuple[Step, ...]]] = {result: set() for result in wanted}
-    path: list[Step] = []
-
-    def walk(order: tuple[int, ...], limit: int) -> None:
-        if len(path) == most:
-            result = Position._unchecked(tuple(board[1:25]), board[25], board[0])
-            if result in found:
-                found[result].add(tuple(sorted(path, key=lambda s: (-s.start, -s.end))))
-            return
-        die = order[len(path)]
-        for step in _steps(board, die, limit if d1 == d2 else 25):
-            _apply(board, step)
-            path.append(step)
-            walk(order, step.start)
-            path.pop()
-            _undo(board, step)
-
-    for order in orders:
-        walk(order, 25)
-    return {result: sorted(ways, reverse=True) for result, ways in found.items()}
+    ways: _Ways = {}
+    if d1 == d2:
+        found = _doubles(board, d1, ways)
+    else:
+        found = _two_dice(board, d1, d2, ways) if d1 > d2 else _two_dice(board, d2, d1, ways)
+    unchecked = Position._unchecked
+    alternatives: dict[Position, list[tuple[Step, ...]]] = {}
+    for key, first in found.items():
+        result = unchecked(key[1:25], key[25], key[0])
+        taken = ways.get(key)
+        if not taken:  # one die only, or none: the one way the search kept
+            alternatives[result] = [first]
+            continue
+        if d1 == d2:  # each set once already, its starts descending
+            alternatives[result] = sorted(taken, reverse=True)
+        else:  # both orders of the dice may reach the same pair of steps
+            pairs = {(a, b) if (a.start, a.end) >= (b.start, b.end) else (b, a) for a, b in taken}
+            alternatives[result] = sorted(pairs, reverse=True)
+    return alternatives
 
 
 def single_steps(position: Position, die: int) -> list[Step]:

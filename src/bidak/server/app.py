@@ -55,6 +55,7 @@ def create_app(
             await service.stop()
             await bus.close()
             pool.close()
+            await store.close()
             await db.close()
 
     app = FastAPI(title="Bidak", version=__version__, lifespan=lifespan)

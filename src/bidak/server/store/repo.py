@@ -5,13 +5,16 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, insert, or_, select, update
+from sqlalchemy import Table, bindparam, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
 
+from bidak.server.store.batches import Batcher, Outcome
 from bidak.server.store.db import Database
 from bidak.server.store.models import EventRow, MatchRow, PlayerRow, RoomRow, SessionRow
 
@@ -59,6 +62,7 @@ class Append:
 class Store:
     def __init__(self, db: Database) -> None:
         self.db = db
+        self._appends: Batcher[Append] = Batcher(self._append_batch)
 
     # -- players and sessions -------------------------------------------------------------------
 
@@ -167,46 +171,33 @@ class Store:
         """Store new events and the match's new state in one transaction, or raise Conflict.
 
         The row is updated only if its version is still the one the writer read, and the events'
-        (match, version) keys are unique: of two writers, exactly one commits.
+        (match, version) keys are unique: of two writers, exactly one commits. Appends that
+        arrive together share a transaction (:mod:`bidak.server.store.batches`); each still
+        returns only once it is committed, and each conflict is its own.
         """
-        matches = cast(Table, MatchRow.__table__)
-        events = cast(Table, EventRow.__table__)
-        try:
-            # Core statements on the tables: the hot path of every action skips the ORM's
-            # unit of work and its bulk-update evaluation.
-            async with self.db.engine.begin() as connection:
-                result = await connection.execute(
-                    update(matches)
-                    .where(
-                        matches.c.id == change.match_id,
-                        matches.c.version == change.expected_version,
-                    )
-                    .values(
-                        state=change.state,
-                        version=change.expected_version + len(change.events),
-                        dice_drawn=change.dice_drawn,
-                        deadline=change.deadline,
-                        deadline_version=change.deadline_version,
-                        finished=change.finished,
-                        updated_at=_now(),
-                    )
-                )
-                if not result.rowcount:
-                    raise Conflict(change.match_id)
-                await connection.execute(
-                    insert(events),
-                    [
-                        {
-                            "match_id": change.match_id,
-                            "version": change.expected_version + offset,
-                            "payload": payload,
-                            "created_at": change.at,
-                        }
-                        for offset, payload in enumerate(change.events, 1)
-                    ],
-                )
-        except IntegrityError:
-            raise Conflict(change.match_id) from None
+        await self._appends.submit(change)
+
+    async def close(self) -> None:
+        await self._appends.close()
+
+    async def _append_batch(self, changes: Sequence[Append]) -> list[Outcome]:
+        """Store ``changes`` in one transaction; if that fails as a whole, one by one."""
+        if len(changes) > 1:
+            try:
+                async with self.db.engine.begin() as connection:
+                    return await _append_all(connection, changes)
+            except Exception:  # e.g. an event key taken: find out whose it was
+                pass
+        outcomes: list[Outcome] = []
+        for change in changes:
+            try:
+                async with self.db.engine.begin() as connection:
+                    outcomes.extend(await _append_all(connection, [change]))
+            except IntegrityError:
+                outcomes.append(Conflict(change.match_id))
+            except Exception as failed:
+                outcomes.append(failed)
+        return outcomes
 
     async def events(self, match_id: str, after: int = 0) -> list[EventRow]:
         async with self.db.session() as session:
@@ -237,3 +228,64 @@ class Store:
         async with self.db.session() as session:
             rows = await session.scalars(select(MatchRow).where(MatchRow.finished.is_(False)))
             return list(rows)
+
+
+_MATCHES = cast(Table, MatchRow.__table__)
+_EVENTS = cast(Table, EventRow.__table__)
+_ADVANCE = (
+    update(_MATCHES)
+    .where(_MATCHES.c.id == bindparam("m_id"), _MATCHES.c.version == bindparam("m_expected"))
+    .values(
+        state=bindparam("m_state"),
+        version=bindparam("m_version"),
+        dice_drawn=bindparam("m_dice_drawn"),
+        deadline=bindparam("m_deadline"),
+        deadline_version=bindparam("m_deadline_version"),
+        finished=bindparam("m_finished"),
+        updated_at=bindparam("m_updated_at"),
+    )
+)
+"""A match row moves to its new state if it is still at the version its writer read."""
+
+
+async def _append_all(connection: AsyncConnection, changes: Sequence[Append]) -> list[Outcome]:
+    """Advance each match row (a Conflict for each row another writer moved first), then insert
+    the events of those that advanced, all in the caller's transaction.
+
+    Core statements on the tables, built once: the hot path of every action skips the ORM's
+    unit of work.
+    """
+    outcomes: list[Outcome] = []
+    rows: list[dict[str, Any]] = []
+    now = _now()
+    for change in changes:
+        result = await connection.execute(
+            _ADVANCE,
+            {
+                "m_id": change.match_id,
+                "m_expected": change.expected_version,
+                "m_state": change.state,
+                "m_version": change.expected_version + len(change.events),
+                "m_dice_drawn": change.dice_drawn,
+                "m_deadline": change.deadline,
+                "m_deadline_version": change.deadline_version,
+                "m_finished": change.finished,
+                "m_updated_at": now,
+            },
+        )
+        if not result.rowcount:
+            outcomes.append(Conflict(change.match_id))
+            continue
+        outcomes.append(None)
+        rows.extend(
+            {
+                "match_id": change.match_id,
+                "version": change.expected_version + offset,
+                "payload": payload,
+                "created_at": change.at,
+            }
+            for offset, payload in enumerate(change.events, 1)
+        )
+    if rows:
+        await connection.execute(insert(_EVENTS), rows)
+    return outcomes

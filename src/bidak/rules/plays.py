@@ -209,34 +209,40 @@ def _doubles(b: list[int], die: int, ways: _Ways | None = None) -> _Found:
     ``ways[result]`` (each set of steps once: the order is always by descending start).
     """
     found: _Found = {}
-    best = [0]
-    path: list[Step] = []
-
-    def walk(limit: int) -> None:
-        candidates = _steps(b, die, limit)
-        if not candidates or len(path) == 4:
-            depth = len(path)
-            if depth >= best[0]:
-                if depth > best[0]:
-                    best[0] = depth
-                    found.clear()
-                    if ways is not None:
-                        ways.clear()
-                key = tuple(b)
-                if key not in found:
-                    found[key] = tuple(path)
-                if ways is not None:
-                    ways.setdefault(key, []).append(tuple(path))
-            return
-        for step in candidates:
-            _apply(b, step)
-            path.append(step)
-            walk(step.start)
-            path.pop()
-            _undo(b, step)
-
-    walk(25)
+    _walk_doubles(b, die, 25, [], found, ways)
     return found
+
+
+def _walk_doubles(
+    b: list[int], die: int, limit: int, path: list[Step], found: _Found, ways: _Ways | None
+) -> None:
+    """Extend ``path`` by every step of ``die`` from ``limit`` down, keeping in ``found`` the
+    plays that use the most steps.
+
+    A plain recursive function, not a closure: a closure that calls itself is a reference
+    cycle, and every doubles roll would leave its boards for the garbage collector.
+    """
+    candidates = _steps(b, die, limit)
+    if not candidates or len(path) == 4:
+        depth = len(path)
+        best = len(next(iter(found.values()))) if found else 0
+        if depth >= best:
+            if depth > best:
+                found.clear()
+                if ways is not None:
+                    ways.clear()
+            key = tuple(b)
+            if key not in found:
+                found[key] = tuple(path)
+            if ways is not None:
+                ways.setdefault(key, []).append(tuple(path))
+        return
+    for step in candidates:
+        _apply(b, step)
+        path.append(step)
+        _walk_doubles(b, die, step.start, path, found, ways)
+        path.pop()
+        _undo(b, step)
 
 
 def step_alternatives(

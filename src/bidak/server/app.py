@@ -6,6 +6,7 @@ and the bot pool, re-arms every unfinished match's clock and bot, and closes the
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -49,10 +50,14 @@ def create_app(
         service = RoomService(store, bus, the_clock, settings, pool, seeds)
         app.state.services = Services(settings, db, store, bus, the_clock, pool, service)
         await service.start()
+        checkpoints = db.start_checkpoints()
+        if settings.gc_threshold is not None:
+            tune_collector(settings.gc_threshold)
         try:
             yield
         finally:
             await service.stop()
+            await db.stop_checkpoints(checkpoints)
             await bus.close()
             pool.close()
             await store.close()
@@ -72,3 +77,13 @@ def create_app(
     if (WEB / "index.html").exists():
         app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     return app
+
+
+def tune_collector(threshold: tuple[int, int, int]) -> None:
+    """Freeze what is alive now (modules, the app) out of the cyclic collector's walks and
+    collect less often: Bidak's per-action work makes no reference cycles, so the collector
+    mostly walks live objects, and a full walk with thousands of connections stalls the
+    event loop for as long as it takes."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*threshold)

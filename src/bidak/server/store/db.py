@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+import contextlib
+import logging
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event, text
+from sqlalchemy import Engine, create_engine, event, make_url, text
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -19,6 +26,14 @@ from sqlalchemy.ext.asyncio import (
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 MIGRATION_LOCK = 0x62696461  # "bida": the advisory lock key Bidak's migrations hold
+LOCK_WAIT = 5.0
+"""Seconds a direct SQLite write waits, in all, for another connection's write lock."""
+
+CHECKPOINT_SECONDS = 2.0
+"""How often the write-ahead log is copied into a SQLite database."""
+
+T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 def async_url(url: str) -> str:
@@ -45,6 +60,33 @@ class Database:
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self.direct = _direct_engine(self.url)
+
+    async def write(self, work: Callable[[Connection], T]) -> T:
+        """Run ``work`` in one transaction and commit; returns what it returned.
+
+        For a SQLite file this happens right here, on the event loop's thread, through a
+        connection of its own: a write takes a fraction of a millisecond, and going through
+        aiosqlite's thread costs more than that in hand-offs, which under load wait for the
+        GIL at every statement. That connection never sleeps in SQLite's busy handler (it
+        would stall the loop): if another connection holds the write lock, the transaction
+        is rolled back and tried again after an asynchronous pause. Other databases run
+        ``work`` through the async engine.
+        """
+        if self.direct is None:
+            async with self.engine.begin() as connection:
+                return await connection.run_sync(work)
+        pause, give_up = 0.001, time.monotonic() + LOCK_WAIT
+        while True:
+            try:
+                with self.direct.begin() as connection:
+                    return work(connection)
+            except OperationalError as failed:
+                busy = getattr(failed.orig, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY
+                if not busy or time.monotonic() > give_up:
+                    raise
+            await asyncio.sleep(pause)
+            pause = min(2 * pause, 0.02)
 
     async def migrate(self) -> None:
         """Bring the schema up to date (Alembic ``upgrade head``).
@@ -64,7 +106,35 @@ class Database:
         async with self.sessions() as session:
             yield session
 
+    def start_checkpoints(self, every: float = CHECKPOINT_SECONDS) -> asyncio.Task[None] | None:
+        """For SQLite, copy the write-ahead log into the database now and then, off the loop.
+
+        The direct connection does not checkpoint by itself (a checkpoint copies pages and
+        syncs the file, which would stall the event loop); this task does it through the
+        async engine, whose driver runs it on a thread of its own.
+        """
+        if self.direct is None:
+            return None
+        return asyncio.create_task(self._checkpoint_forever(every))
+
+    async def _checkpoint_forever(self, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                async with self.engine.connect() as connection:
+                    await connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            except Exception:  # pragma: no cover - the next one tries again
+                log.warning("WAL checkpoint failed", exc_info=True)
+
+    async def stop_checkpoints(self, task: asyncio.Task[None] | None) -> None:
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
     async def close(self) -> None:
+        if self.direct is not None:
+            self.direct.dispose()
         await self.engine.dispose()
 
 
@@ -73,6 +143,25 @@ def _upgrade(connection: Connection) -> None:
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["connection"] = connection
     command.upgrade(config, "head")
+
+
+def _direct_engine(url: str) -> Engine | None:
+    """A synchronous engine on the same SQLite file (None for other databases and for an
+    in-memory SQLite, which another connection would not see)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    engine = create_engine(parsed.set(drivername="sqlite"), pool_size=1, max_overflow=0)
+    event.listen(engine, "connect", _direct_pragmas)
+    return engine
+
+
+def _direct_pragmas(dbapi_connection: object, record: object) -> None:
+    _sqlite_pragmas(dbapi_connection, record)
+    cursor = dbapi_connection.cursor()  # type: ignore[attr-defined]
+    cursor.execute("PRAGMA busy_timeout=0")  # never sleep on the event loop's thread
+    cursor.execute("PRAGMA wal_autocheckpoint=0")  # see Database.start_checkpoints
+    cursor.close()
 
 
 def _sqlite_pragmas(dbapi_connection: object, _record: object) -> None:

@@ -8,11 +8,12 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, insert, or_, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bidak.server.store.batches import Batcher, Outcome
 from bidak.server.store.db import Database
@@ -184,15 +185,13 @@ class Store:
         """Store ``changes`` in one transaction; if that fails as a whole, one by one."""
         if len(changes) > 1:
             try:
-                async with self.db.engine.begin() as connection:
-                    return await _append_all(connection, changes)
+                return await self.db.write(partial(_append_all, changes=changes))
             except Exception:  # e.g. an event key taken: find out whose it was
                 pass
         outcomes: list[Outcome] = []
         for change in changes:
             try:
-                async with self.db.engine.begin() as connection:
-                    outcomes.extend(await _append_all(connection, [change]))
+                outcomes.extend(await self.db.write(partial(_append_all, changes=[change])))
             except IntegrityError:
                 outcomes.append(Conflict(change.match_id))
             except Exception as failed:
@@ -248,7 +247,7 @@ _ADVANCE = (
 """A match row moves to its new state if it is still at the version its writer read."""
 
 
-async def _append_all(connection: AsyncConnection, changes: Sequence[Append]) -> list[Outcome]:
+def _append_all(connection: Connection, changes: Sequence[Append]) -> list[Outcome]:
     """Advance each match row (a Conflict for each row another writer moved first), then insert
     the events of those that advanced, all in the caller's transaction.
 
@@ -259,7 +258,7 @@ async def _append_all(connection: AsyncConnection, changes: Sequence[Append]) ->
     rows: list[dict[str, Any]] = []
     now = _now()
     for change in changes:
-        result = await connection.execute(
+        result = connection.execute(
             _ADVANCE,
             {
                 "m_id": change.match_id,
@@ -287,5 +286,5 @@ async def _append_all(connection: AsyncConnection, changes: Sequence[Append]) ->
             for offset, payload in enumerate(change.events, 1)
         )
     if rows:
-        await connection.execute(insert(_EVENTS), rows)
+        connection.execute(insert(_EVENTS), rows)
     return outcomes

@@ -1,0 +1,240 @@
+"""Group commit: appends that arrive together share a transaction, and each keeps its own fate.
+
+On SQLite (the direct connection on the event loop's thread) and on PostgreSQL (the async
+engine): a batch with one stale writer commits the others and refuses only that one; a write
+lock held by another connection delays an append without stalling the loop; the batcher answers
+each writer with its own outcome.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from bidak.match import RuleSet, event_to_json, rules_to_json, start_match, state_to_json
+from bidak.server.store.batches import Batcher, Outcome
+from bidak.server.store.db import Database
+from bidak.server.store.models import MatchRow, RoomRow
+from bidak.server.store.repo import Append, Conflict, Store, new_id
+from tests.server import backends
+
+pytestmark = pytest.mark.anyio
+postgres_url = backends.postgres_url
+START = len(start_match(RuleSet(length=3)).events)
+
+
+async def _open(url: str) -> Store:
+    db = Database(url)
+    await db.migrate()
+    return Store(db)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'appends.sqlite3'}"
+    else:
+        url = request.getfixturevalue("postgres_url")
+    opened = await _open(url)
+    try:
+        yield opened
+    finally:
+        await opened.close()
+        await opened.db.close()
+
+
+async def _new_match(store: Store) -> str:
+    """A stored match at version ``START`` (its first events); returns its id."""
+    player, _ = await store.create_guest("Ana")
+    rules = RuleSet(length=3)
+    code = new_id()[:22]
+    await store.create_room(
+        RoomRow(
+            code=code,
+            kind="friend",
+            created_at=datetime.now(UTC),
+            creator_id=player.id,
+            seat0_id=player.id,
+            rules=rules_to_json(rules),
+        )
+    )
+    state, events = start_match(rules)
+    assert state.version == START
+    row = MatchRow(
+        id=new_id(),
+        room_code=code,
+        rules=rules_to_json(rules),
+        state=state_to_json(state),
+        version=state.version,
+        seed="s",
+        seed_hash="h",
+        dice_drawn=0,
+        deadline=None,
+        deadline_version=None,
+        finished=False,
+        created_at=datetime.now(UTC),
+        updated_at=datetime.now(UTC),
+    )
+    await store.create_match(code, row, [event_to_json(e) for e in events], 0.0)
+    return row.id
+
+
+def _change(match_id: str, expected: int, marker: int) -> Append:
+    return Append(
+        match_id=match_id,
+        expected_version=expected,
+        events=[{"type": "marker", "n": marker}, {"type": "marker", "n": marker + 1}],
+        state={"marker": marker},
+        dice_drawn=marker,
+        deadline=None,
+        deadline_version=None,
+        finished=False,
+        at=1.0,
+    )
+
+
+async def test_a_stale_writer_is_refused_and_the_rest_of_its_batch_commits(store: Store) -> None:
+    ids = [await _new_match(store) for _ in range(4)]
+    stale = _change(ids[1], expected=START + 5, marker=100)
+    changes = [
+        _change(ids[0], START, 10),
+        stale,
+        _change(ids[2], START, 20),
+        _change(ids[3], START, 30),
+    ]
+    outcomes = await asyncio.gather(
+        *(store.append(change) for change in changes), return_exceptions=True
+    )
+    assert [type(outcome).__name__ for outcome in outcomes] == [
+        "NoneType",
+        "Conflict",
+        "NoneType",
+        "NoneType",
+    ]
+    assert store._appends.batches < len(changes)  # they did share a transaction
+    for match_id, marker in ((ids[0], 10), (ids[2], 20), (ids[3], 30)):
+        row = await store.match(match_id)
+        assert row is not None and row.version == START + 2 and row.state == {"marker": marker}
+        events = await store.events(match_id, after=START)
+        assert [(e.version, e.payload["n"]) for e in events] == [
+            (START + 1, marker),
+            (START + 2, marker + 1),
+        ]
+    untouched = await store.match(ids[1])
+    assert untouched is not None and untouched.version == START
+    assert await store.events(ids[1], after=START) == []
+
+
+async def test_an_event_key_already_taken_fails_only_its_own_append(store: Store) -> None:
+    first, second = await _new_match(store), await _new_match(store)
+    # Another writer stored the next version of ``first`` without moving its row (a torn
+    # state that must not happen, but if it did, the unique key still stops a second one).
+    async with store.db.engine.begin() as connection:
+        await connection.execute(
+            text(
+                "INSERT INTO events (match_id, version, payload, created_at)"
+                " VALUES (:m, :v, '{}', 0)"
+            ),
+            {"m": first, "v": START + 1},
+        )
+    outcomes = await asyncio.gather(
+        store.append(_change(first, START, 1)),
+        store.append(_change(second, START, 5)),
+        return_exceptions=True,
+    )
+    assert isinstance(outcomes[0], Conflict) and outcomes[1] is None
+    row = await store.match(second)
+    assert row is not None and row.version == START + 2
+    row = await store.match(first)
+    assert row is not None and row.version == START
+
+
+async def test_sqlite_waits_for_another_connections_write_lock_without_stalling(
+    tmp_path: Path,
+) -> None:
+    store = await _open(f"sqlite:///{tmp_path / 'locked.sqlite3'}")
+    try:
+        match_id = await _new_match(store)
+        ticks = 0
+
+        async def tick() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0)
+                ticks += 1
+
+        ticker = asyncio.create_task(tick())
+        async with store.db.engine.connect() as holder:
+            await holder.exec_driver_sql("BEGIN IMMEDIATE")  # takes SQLite's write lock
+            append = asyncio.create_task(store.append(_change(match_id, START, 1)))
+            await asyncio.sleep(0.05)
+            assert not append.done()  # it waits for the lock...
+            assert ticks > 10  # ...without holding up the event loop
+            await holder.exec_driver_sql("ROLLBACK")
+        await asyncio.wait_for(append, 5)
+        ticker.cancel()
+        row = await store.match(match_id)
+        assert row is not None and row.version == START + 2
+    finally:
+        await store.close()
+        await store.db.close()
+
+
+async def test_the_batcher_answers_each_writer_with_its_own_outcome() -> None:
+    seen: list[list[int]] = []
+
+    async def write(items: Sequence[int]) -> list[Outcome]:
+        seen.append(list(items))
+        await asyncio.sleep(0)
+        return [None if item % 2 == 0 else ValueError(f"odd {item}") for item in items]
+
+    batcher: Batcher[int] = Batcher(write, most=3)
+    results = await asyncio.gather(*(batcher.submit(i) for i in range(7)), return_exceptions=True)
+    assert [r if r is None else str(r) for r in results] == [
+        None,
+        "odd 1",
+        None,
+        "odd 3",
+        None,
+        "odd 5",
+        None,
+    ]
+    assert sorted(len(batch) for batch in seen) == [1, 3, 3]  # in batches of at most 3
+    await batcher.close()
+
+
+async def test_a_failed_batch_fails_each_of_its_writers_and_later_ones_still_write() -> None:
+    calls = 0
+
+    async def write(items: Sequence[str]) -> list[Outcome]:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise OSError("disk full")
+        return [None for _ in items]
+
+    batcher: Batcher[str] = Batcher(write)
+    with pytest.raises(OSError, match="disk full"):
+        await batcher.submit("a")
+    await batcher.submit("b")
+    await batcher.close()
+
+
+async def test_closing_cancels_writers_still_waiting() -> None:
+    release = asyncio.Event()
+
+    async def write(items: Sequence[str]) -> list[Outcome]:
+        await release.wait()
+        return [None for _ in items]
+
+    batcher: Batcher[str] = Batcher(write)
+    waiting = [asyncio.create_task(batcher.submit(name)) for name in "abc"]
+    await asyncio.sleep(0.01)
+    await batcher.close()
+    results = await asyncio.gather(*waiting, return_exceptions=True)
+    assert all(isinstance(result, asyncio.CancelledError) for result in results)

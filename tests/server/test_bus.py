@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bidak.server.bus import Bus, Subscription, bus_from_url
+from bidak.server.bus import Bus, BusLost, Subscription, bus_from_url
 from tests.server import backends
 
 pytestmark = pytest.mark.anyio
@@ -156,3 +156,32 @@ async def test_two_buses_on_one_url_share_channels_only_through_a_real_broker(
 def test_an_unknown_bus_url_is_refused() -> None:
     with pytest.raises(ValueError, match="memory:// or redis://"):
         bus_from_url("kafka://127.0.0.1:9092")
+
+
+async def test_a_lost_redis_connection_ends_subscriptions_and_a_new_one_works(
+    redis_url: str,
+) -> None:
+    import redis.asyncio as redis
+
+    name = f"bidak-test-{secrets.token_hex(4)}"
+    bus = bus_from_url(redis_url, name=name)
+    admin = redis.from_url(redis_url, decode_responses=True)
+    try:
+        first, second = channel(), channel()
+        one = await bus.subscribe(first)
+        two = await bus.subscribe(second)
+        await bus.publish(first, {"n": 1})
+        assert await take(one, 1) == [{"n": 1}]
+        # Cut this bus's connections, as a Redis restart or a network failure would.
+        for client in await admin.client_list():
+            if client.get("name") == name:
+                await admin.client_kill_filter(_id=client["id"])
+        for lost in (one, two):
+            with pytest.raises(BusLost):
+                await take(lost, 1)
+        again = await bus.subscribe(first)
+        await bus.publish(first, {"n": 2})
+        assert await take(again, 1) == [{"n": 2}]
+    finally:
+        await bus.close()
+        await admin.aclose()

@@ -43,7 +43,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = Database(settings.database_url)
         await db.migrate()
-        bus = bus_from_url(settings.bus_url)
+        bus = bus_from_url(settings.bus_url, name=settings.instance_id or None)
         pool = BotPool()
         store = Store(db)
         the_clock = clock or SystemClock()

@@ -7,6 +7,7 @@ client says what it saw last and gets exactly what it missed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -151,7 +152,10 @@ def error(code: str, message: str, room: str | None = None) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message, "room": room}
 
 
-def _plays_json(state: MatchState, plays: list[Play]) -> list[dict[str, Any]]:
+Notation = Callable[[Play], str]
+
+
+def _plays_json(state: MatchState, plays: list[Play], notation: Notation) -> list[dict[str, Any]]:
     """Each legal play with its steps, its notation and, when there are several, every set of
     steps that reaches the same position (``alternatives``), so a client accepts any of them."""
     if not plays:
@@ -162,7 +166,7 @@ def _plays_json(state: MatchState, plays: list[Play]) -> list[dict[str, Any]]:
     for play in plays:
         entry: dict[str, Any] = {
             "steps": [[step.start, step.end, step.hit] for step in play.steps],
-            "notation": str(play),
+            "notation": notation(play),
         }
         others = ways.get(play.result, [])
         if len(others) > 1:
@@ -182,8 +186,10 @@ def allowed_intents(state: MatchState, seat: Player | None) -> list[str]:
     return sorted(name for name in names if name is not None)
 
 
-def match_view(state: MatchState, seat: Player | None) -> dict[str, Any]:
+def match_view(state: MatchState, seat: Player | None, notation: Notation = str) -> dict[str, Any]:
     """The table as ``seat`` sees it (a spectator sees seat 0's side).
+
+    ``notation`` writes a play's notation (a caller may remember them: plays recur).
 
     Points are numbered from the viewer's side: ``points[i]`` is the viewer's point ``i + 1``,
     positive for the viewer's checkers and negative for the opponent's. ``legal_plays`` is sent
@@ -228,6 +234,6 @@ def match_view(state: MatchState, seat: Player | None) -> dict[str, Any]:
         "autoplay": list(state.autoplay),
         "strikes": list(state.strikes),
         "winner": None if state.winner is None else int(state.winner),
-        "legal_plays": _plays_json(state, plays),
+        "legal_plays": _plays_json(state, plays, notation),
         "allowed": allowed_intents(state, seat),
     }

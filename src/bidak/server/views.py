@@ -14,10 +14,13 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 from bidak.match import MatchState, Player, state_from_json
+from bidak.rules import Play, Step
 from bidak.server.protocol import match_view
 
 KEPT = 4096
 """Entries each cache keeps (the oldest go first); a few per active match are used at a time."""
+NOTATIONS = 100_000
+"""Notations remembered (all are forgotten at once when there are more)."""
 
 
 def dumps(message: Any) -> str:
@@ -54,6 +57,17 @@ class Views:
         self._states = _Kept(size)
         self._tables = _Kept(size)
         self._messages = _Kept(size)
+        self._notations: dict[tuple[Step, ...], str] = {}
+
+    def notation(self, play: Play) -> str:
+        """A play's notation, remembered by its steps (the same plays come up again and again:
+        a few thousand distinct ones cover most games)."""
+        found = self._notations.get(play.steps)
+        if found is None:
+            if len(self._notations) >= NOTATIONS:
+                self._notations.clear()
+            found = self._notations[play.steps] = str(play)
+        return found
 
     def state(self, match_id: str, version: int, data: dict[str, Any]) -> MatchState:
         """The state ``data`` (a published state's JSON) holds, decoded at most once."""
@@ -66,7 +80,7 @@ class Views:
     def table(self, match_id: str, state: MatchState, seat: Player | None) -> str:
         """The table ``seat`` is shown (:func:`~bidak.server.protocol.match_view`), as JSON."""
         key = (match_id, state.version, seat)
-        text: str = self._tables.get(key, lambda: dumps(match_view(state, seat)))
+        text: str = self._tables.get(key, lambda: dumps(match_view(state, seat, self.notation)))
         return text
 
     def events(self, message: dict[str, Any], seat: Player | None, seen: int, now: float) -> str:

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from bidak.match import Player
 from bidak.server.accounts import COOKIE
-from bidak.server.bus import Subscription
+from bidak.server.bus import BusLost, Subscription
 from bidak.server.protocol import (
     PROTOCOL_VERSION,
     ClientMessage,
@@ -198,6 +198,15 @@ class Connection:
             await self.send(error(refused.code, refused.message, self.room))
 
     async def _forward(self, subscription: Subscription) -> None:
+        try:
+            await self._forward_all(subscription)
+        except BusLost:
+            # Events may have been lost in between: the client must reconnect and take a
+            # snapshot (1012: the service is restarting; the browser client reconnects).
+            with contextlib.suppress(Exception):
+                await self.socket.close(code=1012, reason="reconnect: the event stream broke")
+
+    async def _forward_all(self, subscription: Subscription) -> None:
         async for message in subscription:
             if message.get("kind") != "events":
                 continue

@@ -8,6 +8,7 @@ import logging
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TypeVar
@@ -15,7 +16,7 @@ from typing import TypeVar
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, make_url, text
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, RootTransaction
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -61,17 +62,19 @@ class Database:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self.direct = _direct_engine(self.url)
+        self._committer = ThreadPoolExecutor(1, thread_name_prefix="bidak-commit")
 
     async def write(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` in one transaction and commit; returns what it returned.
 
-        For a SQLite file this happens right here, on the event loop's thread, through a
-        connection of its own: a write takes a fraction of a millisecond, and going through
+        For a SQLite file the statements run right here, on the event loop's thread, through
+        a connection of its own: they take a fraction of a millisecond, and going through
         aiosqlite's thread costs more than that in hand-offs, which under load wait for the
-        GIL at every statement. That connection never sleeps in SQLite's busy handler (it
-        would stall the loop): if another connection holds the write lock, the transaction
-        is rolled back and tried again after an asynchronous pause. Other databases run
-        ``work`` through the async engine.
+        GIL at every statement. Only the commit, which waits for the disk, runs on a thread
+        (one hand-off per transaction). That connection never sleeps in SQLite's busy handler
+        (it would stall the loop): if another connection holds the write lock, the
+        transaction is rolled back and tried again after an asynchronous pause. Other
+        databases run ``work`` through the async engine.
         """
         if self.direct is None:
             async with self.engine.begin() as connection:
@@ -79,14 +82,30 @@ class Database:
         pause, give_up = 0.001, time.monotonic() + LOCK_WAIT
         while True:
             try:
-                with self.direct.begin() as connection:
-                    return work(connection)
+                with self.direct.connect() as connection:
+                    transaction = connection.begin()
+                    try:
+                        result = work(connection)
+                    except BaseException:
+                        transaction.rollback()
+                        raise
+                    await self._commit(transaction)
+                    return result
             except OperationalError as failed:
                 busy = getattr(failed.orig, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY
                 if not busy or time.monotonic() > give_up:
                     raise
             await asyncio.sleep(pause)
             pause = min(2 * pause, 0.02)
+
+    async def _commit(self, transaction: RootTransaction) -> None:
+        """Commit on the committing thread; the loop goes on meanwhile."""
+        done = self._committer.submit(transaction.commit)
+        try:
+            await asyncio.wrap_future(done)
+        except asyncio.CancelledError:
+            done.result()  # the connection must not be handed back mid-commit
+            raise
 
     async def migrate(self) -> None:
         """Bring the schema up to date (Alembic ``upgrade head``).
@@ -133,6 +152,7 @@ class Database:
                 await task
 
     async def close(self) -> None:
+        self._committer.shutdown(wait=True)
         if self.direct is not None:
             self.direct.dispose()
         await self.engine.dispose()
@@ -151,7 +171,13 @@ def _direct_engine(url: str) -> Engine | None:
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
         return None
-    engine = create_engine(parsed.set(drivername="sqlite"), pool_size=1, max_overflow=0)
+    engine = create_engine(
+        parsed.set(drivername="sqlite"),
+        pool_size=1,
+        max_overflow=0,
+        # Used by one task at a time, but its commits are made on the committing thread.
+        connect_args={"check_same_thread": False},
+    )
     event.listen(engine, "connect", _direct_pragmas)
     return engine
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Annotated
 
 import typer
@@ -20,6 +21,13 @@ def serve(
     bus_url: Annotated[
         str | None, typer.Option(help="pub/sub URL, e.g. redis://127.0.0.1:6379/0 [memory://]")
     ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="server processes sharing the port (more than one needs --bus-url redis://)",
+        ),
+    ] = 1,
 ) -> None:
     """Run the Bidak server; open the printed address in a browser to play."""
     import uvicorn
@@ -44,12 +52,32 @@ def serve(
         for problem in invalid.errors():
             console.print(f"[bold red]error:[/] {problem['msg']}")
         raise typer.Exit(2) from None
+    if workers > 1 and settings.bus_url.startswith("memory://"):
+        console.print(
+            "[bold red]error:[/] several workers must share a bus: add --bus-url redis://..."
+            " (the in-process bus reaches only its own process)"
+        )
+        raise typer.Exit(2)
     shown = settings.database_url.split("@")[-1]
-    console.print(f"Bidak on http://{settings.host}:{settings.port}  (database: {shown})")
+    console.print(
+        f"Bidak on http://{settings.host}:{settings.port}  (database: {shown}"
+        + (f", {workers} workers)" if workers > 1 else ")")
+    )
+    options = {
+        "host": settings.host,
+        "port": settings.port,
+        "log_level": "info",
+        "ws_max_size": settings.max_message_bytes * 4,
+    }
+    if workers == 1:
+        uvicorn.run(create_app(settings), **options)  # type: ignore[arg-type]
+        return
+    # Each worker process builds its own app from the environment: hand the options over.
+    for key, value in overrides.items():
+        os.environ[f"BIDAK_{key.upper()}"] = str(value)
     uvicorn.run(
-        create_app(settings),
-        host=settings.host,
-        port=settings.port,
-        log_level="info",
-        ws_max_size=settings.max_message_bytes * 4,
+        "bidak.server.app:create_app",
+        factory=True,
+        workers=workers,
+        **options,  # type: ignore[arg-type]
     )

@@ -111,11 +111,20 @@ class ServerProcess:
 
     @classmethod
     def bidak(
-        cls, database_url: str, port: int | None = None, log: Path | None = None
+        cls,
+        database_url: str,
+        port: int | None = None,
+        log: Path | None = None,
+        workers: int = 1,
+        bus_url: str | None = None,
     ) -> ServerProcess:
         port = port or free_port()
         command = [sys.executable, "-c", "from bidak.cli import main; main()", "serve"]
         command += ["--host", "127.0.0.1", "--port", str(port), "--database-url", database_url]
+        if workers > 1:
+            command += ["--workers", str(workers)]
+        if bus_url:
+            command += ["--bus-url", bus_url]
         return cls(command, port, log)
 
     @classmethod
@@ -170,14 +179,37 @@ class ServerProcess:
                 self.kill()
 
     def cpu_seconds(self) -> float | None:
-        """User + system CPU time the process has used (Linux), or None."""
+        """User + system CPU time the process and its worker processes have used (Linux), or
+        None."""
         if self.process is None:
             return None
-        try:
-            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
+        own = _cpu_ticks(self.process.pid)
+        if own is None:
             return None
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        children = [
+            _cpu_ticks(int(entry.name))
+            for entry in Path("/proc").iterdir()
+            if entry.name.isdigit() and _parent(int(entry.name)) == self.process.pid
+        ]
+        ticks = own + sum(child for child in children if child is not None)
+        return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: int) -> list[str] | None:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def _cpu_ticks(pid: int) -> int | None:
+    fields = _stat(pid)
+    return None if fields is None else int(fields[11]) + int(fields[12])
+
+
+def _parent(pid: int) -> int | None:
+    fields = _stat(pid)
+    return None if fields is None else int(fields[1])
 
 
 async def _health(port: int) -> bool:
@@ -656,6 +688,8 @@ def run(
     deflate: bool = True,
     folder: Path | None = None,
     progress: Callable[[str], None] = lambda text: None,
+    server_workers: int = 1,
+    bus_url: str | None = None,
 ) -> list[Result]:
     """Bidak (started here on a fresh SQLite file in ``folder``, or the one at ``url``), then the
     bare relay with the same number of connections, pace and reply size."""
@@ -669,7 +703,9 @@ def run(
         server = None
         if url is None:
             database = f"sqlite:///{where / 'bench.sqlite3'}"
-            server = ServerProcess.bidak(database, log=where / "server.log")
+            server = ServerProcess.bidak(
+                database, log=where / "server.log", workers=server_workers, bus_url=bus_url
+            )
             server.start(BIDAK_BOT_DELAY="0")
         try:
             if server is not None:

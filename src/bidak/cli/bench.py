@@ -86,6 +86,12 @@ def server(
     deflate: Annotated[
         bool, typer.Option(help="negotiate permessage-deflate like browsers do")
     ] = True,
+    server_workers: Annotated[
+        int, typer.Option(min=1, help="processes of the server started here (needs --bus-url)")
+    ] = 1,
+    bus_url: Annotated[
+        str | None, typer.Option(help="bus of the server started here, e.g. redis://...")
+    ] = None,
 ) -> None:
     """Scripted matches over real WebSockets: actions/s and action-to-broadcast latency, next to
     a bare WebSocket relay with the same connections and pace."""
@@ -103,6 +109,8 @@ def server(
         url=url,
         workers=workers,
         deflate=deflate,
+        server_workers=server_workers,
+        bus_url=bus_url,
         progress=lambda text: console.print(f"[dim]{text}[/dim]"),
     )
     console.print(results_table(results))

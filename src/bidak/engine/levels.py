@@ -118,7 +118,7 @@ level     target  PR     judged at    games
 ========  ======  =====  ===========  ============
 Beginner  20-30   24.0   2-ply        200
 Normal    8-12    10.6   2-ply        200
-Expert    <= 3    (run)  3-ply        200 (hours)
+Expert    <= 3    0.85   3-ply        201
 ========  ======  =====  ===========  ============
 """
 

@@ -192,8 +192,6 @@ def _two_dice(b: list[int], high: int, low: int, ways: _Ways | None = None) -> _
             _undo(b, first)
     if both:
         return both
-    if ways is not None:
-        ways.clear()
     # Only one die can be played: the larger one if it can be (rules.md 3).
     if high_only:
         return high_only
@@ -246,14 +244,12 @@ def _walk_doubles(
 
 
 def step_alternatives(
-    position: Position, dice: tuple[int, int], plays: list[Play] | None = None
+    position: Position, dice: tuple[int, int]
 ) -> dict[Position, list[tuple[Step, ...]]]:
     """For each legal play's result, every set of single steps that reaches it.
 
     ``legal_plays`` keeps one way per result; a player may take another (24/18/13 or 24/19/13
     with 6-5). Each set is listed once, in an order that can be played (starts descending).
-    ``plays`` is accepted for callers that have the legal plays already; the ways come from the
-    same search, so they are not needed.
     """
     d1, d2 = check_dice(dice)
     board = [position.bar.opponent, *position.points, position.bar.mover]

@@ -161,7 +161,7 @@ def _plays_json(state: MatchState, plays: list[Play], notation: Notation) -> lis
     if not plays:
         return []
     assert state.dice is not None
-    ways = step_alternatives(state.position, state.dice, plays)
+    ways = step_alternatives(state.position, state.dice)
     found: list[dict[str, Any]] = []
     for play in plays:
         entry: dict[str, Any] = {

@@ -92,27 +92,39 @@ class Views:
         first = message["from"]
         last = first + len(message["events"]) - 1
         key = (message["match"], last, max(seen, first - 1), seat)
-
-        def build() -> str:
-            state = self.state(message["match"], last, message["state"])
-            body = {
-                "type": "events",
-                "room": message["room"],
-                "match": message["match"],
-                "version": last,
-                "events": [
-                    {"version": first + i, "event": event}
-                    for i, event in enumerate(message["events"])
-                    if first + i > seen
-                ],
-                "deadline": message["deadline"],
-                "seed": message["seed"],
-                "now": now,
-            }
-            return with_table(dumps(body), self.table(message["match"], state, seat))
-
-        text: str = self._messages.get(key, build)
+        text: str = self._messages.get(key, lambda: self.compose(message, seat, [], seen, now))
         return text
+
+    def compose(
+        self,
+        message: dict[str, Any],
+        seat: Player | None,
+        earlier: list[dict[str, Any]],
+        seen: int,
+        now: float,
+    ) -> str:
+        """The ``events`` message for ``seat``: ``earlier`` items (``{version, event}``, from
+        the store when a published message was missed), then the published events after
+        ``seen``, and the table after them."""
+        first = message["from"]
+        last = first + len(message["events"]) - 1
+        state = self.state(message["match"], last, message["state"])
+        body = {
+            "type": "events",
+            "room": message["room"],
+            "match": message["match"],
+            "version": last,
+            "events": earlier
+            + [
+                {"version": first + i, "event": event}
+                for i, event in enumerate(message["events"])
+                if first + i > seen
+            ],
+            "deadline": message["deadline"],
+            "seed": message["seed"],
+            "now": now,
+        }
+        return with_table(dumps(body), self.table(message["match"], state, seat))
 
 
 def with_table(text: str, table: str) -> str:

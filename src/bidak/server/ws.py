@@ -161,7 +161,6 @@ class Connection:
             self.match, self.version = live.match_id, live.state.version
             message.update(
                 version=live.state.version,
-                table=None,
                 deadline=deadline_json(live),
                 seed_hash=live.seed_hash,
                 seed=live.seed if live.finished else None,
@@ -173,8 +172,9 @@ class Connection:
                     for r in missed
                     if r.version <= live.state.version  # later ones come as events
                 ]
+            del message["table"]  # sent as the text the views keep
             table = services.rooms.views.table(live.match_id, live.state, self.seat)
-            await self.send(with_table(dumps({**message, "table": None}), table))
+            await self.send(with_table(dumps(message), table))
             return
         await self.send(message)
 
@@ -224,23 +224,12 @@ class Connection:
                 await self.send(views.events(message, self.seat, seen, self.services.clock.now()))
                 continue
             # Another instance's message is late (or lost): fill the gap from the store.
-            items = [{"version": first + i, "event": e} for i, e in enumerate(message["events"])]
             missed = await self.services.store.events(message["match"], after=seen)
-            earlier = [{"version": r.version, "event": r.payload} for r in missed]
-            items[:0] = [item for item in earlier if item["version"] < first]
-            state = views.state(message["match"], last, message["state"])
-            body = {
-                "type": "events",
-                "room": message["room"],
-                "match": message["match"],
-                "version": last,
-                "events": items,
-                "deadline": message["deadline"],
-                "seed": message["seed"],
-                "now": self.services.clock.now(),
-            }
+            earlier = [
+                {"version": r.version, "event": r.payload} for r in missed if r.version < first
+            ]
             await self.send(
-                with_table(dumps(body), views.table(message["match"], state, self.seat))
+                views.compose(message, self.seat, earlier, seen, self.services.clock.now())
             )
 
     async def _leave(self) -> None:

@@ -200,28 +200,30 @@ class RoomService:
     # -- rooms ---------------------------------------------------------------------------------
 
     async def create_practice(self, player: PlayerRow, options: PracticeOptions) -> RoomRow:
-        room = RoomRow(
-            code=new_room_code(),
-            kind="practice",
-            created_at=datetime.now(UTC),
-            creator_id=player.id,
-            seat0_id=player.id,
-            bot_level=options.bot_level.value,
-            rules=rules_to_json(options.rules()),
+        room = await self._new_room(
+            player, "practice", options.rules(), bot_level=options.bot_level.value
         )
-        await self.store.create_room(room)
         await self._start_match(room, options.rules())
         return room
 
     async def create_friend(self, player: PlayerRow, options: FriendOptions) -> RoomRow:
+        return await self._new_room(
+            player, "friend", options.rules(), move_seconds=options.move_seconds
+        )
+
+    async def _new_room(
+        self, creator: PlayerRow, kind: str, rules: RuleSet, **extra: Any
+    ) -> RoomRow:
+        """Store a new room of ``kind`` with ``creator`` in seat 0 (``extra``: its other
+        columns)."""
         room = RoomRow(
             code=new_room_code(),
-            kind="friend",
+            kind=kind,
             created_at=datetime.now(UTC),
-            creator_id=player.id,
-            seat0_id=player.id,
-            move_seconds=options.move_seconds,
-            rules=rules_to_json(options.rules()),
+            creator_id=creator.id,
+            seat0_id=creator.id,
+            rules=rules_to_json(rules),
+            **extra,
         )
         await self.store.create_room(room)
         return room
@@ -259,6 +261,7 @@ class RoomService:
     async def _start_match(self, room: RoomRow, rules: RuleSet) -> None:
         seed = self._seeds()
         state, events = start_match(rules)
+        stored = [event_to_json(e) for e in events]
         now = self.clock.now()
         row = MatchRow(
             id=new_id(),
@@ -276,13 +279,13 @@ class RoomService:
             updated_at=datetime.now(UTC),
         )
         try:
-            await self.store.create_match(room.code, row, [event_to_json(e) for e in events], now)
+            await self.store.create_match(room.code, row, stored, now)
         except Conflict:
             return  # the room's match was started by someone else meanwhile
         room.match_id = row.id
         live = self._from_row(row, room)
         self._live[row.id] = live
-        await self._publish(live, [event_to_json(e) for e in events], 1, row.state)
+        await self._publish(live, stored, 1, row.state)
         # The opening roll is automatic: throw it through the ordinary path.
         await self._act(row.id, None, lambda state: None, expect_version=state.version)
 

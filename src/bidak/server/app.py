@@ -50,14 +50,13 @@ def create_app(
         service = RoomService(store, bus, the_clock, settings, pool, seeds)
         app.state.services = Services(settings, db, store, bus, the_clock, pool, service)
         await service.start()
-        checkpoints = db.start_checkpoints()
+        db.start_checkpoints()
         if settings.gc_threshold is not None:
             tune_collector(settings.gc_threshold)
         try:
             yield
         finally:
             await service.stop()
-            await db.stop_checkpoints(checkpoints)
             await bus.close()
             pool.close()
             await store.close()

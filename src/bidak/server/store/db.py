@@ -63,6 +63,7 @@ class Database:
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self.direct = _direct_engine(self.url)
         self._committer = ThreadPoolExecutor(1, thread_name_prefix="bidak-commit")
+        self._checkpoints: asyncio.Task[None] | None = None
 
     async def write(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` in one transaction and commit; returns what it returned.
@@ -125,16 +126,16 @@ class Database:
         async with self.sessions() as session:
             yield session
 
-    def start_checkpoints(self, every: float = CHECKPOINT_SECONDS) -> asyncio.Task[None] | None:
-        """For SQLite, copy the write-ahead log into the database now and then, off the loop.
+    def start_checkpoints(self, every: float = CHECKPOINT_SECONDS) -> None:
+        """For SQLite, copy the write-ahead log into the database now and then, off the loop,
+        until :meth:`close`.
 
         The direct connection does not checkpoint by itself (a checkpoint copies pages and
         syncs the file, which would stall the event loop); this task does it through the
         async engine, whose driver runs it on a thread of its own.
         """
-        if self.direct is None:
-            return None
-        return asyncio.create_task(self._checkpoint_forever(every))
+        if self.direct is not None and self._checkpoints is None:
+            self._checkpoints = asyncio.create_task(self._checkpoint_forever(every))
 
     async def _checkpoint_forever(self, every: float) -> None:
         while True:
@@ -145,13 +146,12 @@ class Database:
             except Exception:  # pragma: no cover - the next one tries again
                 log.warning("WAL checkpoint failed", exc_info=True)
 
-    async def stop_checkpoints(self, task: asyncio.Task[None] | None) -> None:
+    async def close(self) -> None:
+        task, self._checkpoints = self._checkpoints, None
         if task is not None:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-
-    async def close(self) -> None:
         self._committer.shutdown(wait=True)
         if self.direct is not None:
             self.direct.dispose()

@@ -135,3 +135,17 @@ class Client:
 
     async def act(self, action: dict[str, Any]) -> None:
         await self.send({"type": "intent", "action": action, "version": self.version})
+
+
+async def friend_room(
+    creator: Client, guest: Client, **options: Any
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A friend room ``creator`` makes (3 points, 90 s a move, unless ``options`` say otherwise)
+    and ``guest`` joins: the room as created, and the join's answer (seat, match id)."""
+    created = await creator.http.post(
+        "/api/rooms", json={"kind": "friend", "length": 3, "move_seconds": 90, **options}
+    )
+    created.raise_for_status()
+    room: dict[str, Any] = created.json()
+    joined: dict[str, Any] = (await guest.http.post(f"/api/rooms/{room['code']}/join")).json()
+    return room, joined

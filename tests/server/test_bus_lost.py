@@ -15,7 +15,7 @@ import redis.asyncio as redis
 import websockets
 
 from tests.server import backends
-from tests.server.harness import Client, running_server, server_settings
+from tests.server.harness import Client, friend_room, running_server, server_settings
 
 pytestmark = pytest.mark.anyio
 redis_url = backends.redis_url
@@ -30,12 +30,7 @@ async def test_a_lost_bus_closes_sockets_with_1012_and_a_reconnect_catches_up(
     try:
         async with running_server(settings) as running:
             async with Client(running) as alice, Client(running) as bob:
-                room = (
-                    await alice.http.post(
-                        "/api/rooms", json={"kind": "friend", "length": 3, "move_seconds": 90}
-                    )
-                ).json()
-                await bob.http.post(f"/api/rooms/{room['code']}/join")
+                room, _ = await friend_room(alice, bob)
                 seen = {}
                 for client in (alice, bob):
                     seen[client] = (await client.join(room["code"]))["version"]

@@ -17,7 +17,7 @@ from sqlalchemy import text
 from bidak.match import event_from_json, replay, state_to_json
 from bidak.server.store.db import Database
 from tests.server import backends
-from tests.server.harness import Client, running_server, server_settings
+from tests.server.harness import Client, friend_room, running_server, server_settings
 from tests.server.scripted import Script, drive, play_all
 
 pytestmark = pytest.mark.anyio
@@ -124,12 +124,7 @@ async def test_a_friend_match_with_the_cube_on_postgres(tmp_path: Path, postgres
     async with running_server(settings) as running:
         assert running.services.db.url.startswith("postgresql+asyncpg://")
         async with Client(running) as alice, Client(running) as bob, Client(running) as carol:
-            room = (
-                await alice.http.post(
-                    "/api/rooms", json={"kind": "friend", "length": 3, "move_seconds": 90}
-                )
-            ).json()
-            joined = (await bob.http.post(f"/api/rooms/{room['code']}/join")).json()
+            room, joined = await friend_room(alice, bob)
             assert joined["seat"] == 1 and joined["match_id"]
             await alice.join(room["code"])
             await bob.join(room["code"])

@@ -64,6 +64,7 @@ class Database:
         self.direct = _direct_engine(self.url)
         self._committer = ThreadPoolExecutor(1, thread_name_prefix="bidak-commit")
         self._checkpoints: asyncio.Task[None] | None = None
+        self._writer = asyncio.Lock()  # the direct engine has one connection: one writer
 
     async def write(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` in one transaction and commit; returns what it returned.
@@ -74,16 +75,22 @@ class Database:
         GIL at every statement. Only the commit, which waits for the disk, runs on a thread
         (one hand-off per transaction). That connection never sleeps in SQLite's busy handler
         (it would stall the loop): if another connection holds the write lock, the
-        transaction is rolled back and tried again after an asynchronous pause. Other
-        databases run ``work`` through the async engine.
+        transaction is rolled back and tried again after an asynchronous pause. Writes take
+        turns on that connection. Other databases run ``work`` through the async engine.
+
+        Every write of the server comes here, so a SQLite file has one writer in the process.
         """
         if self.direct is None:
             async with self.engine.begin() as connection:
                 return await connection.run_sync(work)
+        async with self._writer:
+            return await self._write_direct(self.direct, work)
+
+    async def _write_direct(self, direct: Engine, work: Callable[[Connection], T]) -> T:
         pause, give_up = 0.001, time.monotonic() + LOCK_WAIT
         while True:
             try:
-                with self.direct.connect() as connection:
+                with direct.connect() as connection:
                     transaction = connection.begin()
                     try:
                         result = work(connection)

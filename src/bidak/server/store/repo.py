@@ -11,13 +11,13 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, insert, or_, select, update
+from sqlalchemy import Table, bindparam, insert, inspect, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from bidak.server.store.batches import Batcher, Outcome
 from bidak.server.store.db import Database
-from bidak.server.store.models import EventRow, MatchRow, PlayerRow, RoomRow, SessionRow
+from bidak.server.store.models import Base, EventRow, MatchRow, PlayerRow, RoomRow, SessionRow
 
 
 class Conflict(Exception):
@@ -71,12 +71,8 @@ class Store:
         """A new guest and the cookie token of its first session."""
         token = secrets.token_urlsafe(32)
         player = PlayerRow(id=new_id(), name=name, created_at=_now(), coins=0)
-        async with self.db.session() as session, session.begin():
-            session.add(player)
-            await session.flush()
-            session.add(
-                SessionRow(token_hash=token_hash(token), player_id=player.id, created_at=_now())
-            )
+        session = SessionRow(token_hash=token_hash(token), player_id=player.id, created_at=_now())
+        await self.db.write(partial(_insert, rows=[player, session]))
         return player, token
 
     async def player_for_token(self, token: str) -> PlayerRow | None:
@@ -99,18 +95,15 @@ class Store:
             return {row.id: row for row in rows}
 
     async def rename(self, player_id: str, name: str) -> PlayerRow:
-        async with self.db.session() as session, session.begin():
-            player = await session.get(PlayerRow, player_id)
-            if player is None:
-                raise KeyError(player_id)
-            player.name = name
-            return player
+        renamed = await self.db.write(partial(_rename, player_id=player_id, name=name))
+        if renamed is None:
+            raise KeyError(player_id)
+        return renamed
 
     # -- rooms ------------------------------------------------------------------------------------
 
     async def create_room(self, room: RoomRow) -> RoomRow:
-        async with self.db.session() as session, session.begin():
-            session.add(room)
+        await self.db.write(partial(_insert, rows=[room]))
         return room
 
     async def room(self, code: str) -> RoomRow | None:
@@ -121,14 +114,12 @@ class Store:
 
     async def take_seat(self, code: str, seat: int, player_id: str) -> bool:
         """Seat ``player_id`` if the seat is still empty (atomic: two visitors cannot both win)."""
-        column = RoomRow.seat0_id if seat == 0 else RoomRow.seat1_id
-        async with self.db.session() as session, session.begin():
-            result = await session.execute(
-                update(RoomRow)
-                .where(RoomRow.code == code, column.is_(None))
-                .values({column.key: player_id})
-            )
-            return bool(result.rowcount)  # type: ignore[attr-defined]
+        column = _ROOMS.c.seat0_id if seat == 0 else _ROOMS.c.seat1_id
+        claim = update(_ROOMS).where(_ROOMS.c.code == code, column.is_(None))
+        taken: bool = await self.db.write(
+            lambda connection: bool(connection.execute(claim.values({column: player_id})).rowcount)
+        )
+        return taken
 
     async def rooms_of(self, player_id: str, limit: int = 50) -> list[tuple[RoomRow, MatchRow]]:
         async with self.db.session() as session:
@@ -147,20 +138,9 @@ class Store:
         self, room_code: str, match: MatchRow, events: list[dict[str, Any]], at: float
     ) -> None:
         """Store a new match as the room's match; Conflict if the room has one already."""
-        async with self.db.session() as session, session.begin():
-            claimed = await session.execute(
-                update(RoomRow)
-                .where(RoomRow.code == room_code, RoomRow.match_id.is_(None))
-                .values(match_id=match.id)
-            )
-            if not claimed.rowcount:  # type: ignore[attr-defined]
-                raise Conflict(room_code)
-            session.add(match)
-            await session.flush()
-            for index, payload in enumerate(events, 1):
-                session.add(
-                    EventRow(match_id=match.id, version=index, payload=payload, created_at=at)
-                )
+        await self.db.write(
+            partial(_create_match, room_code=room_code, match=match, events=events, at=at)
+        )
 
     async def match(self, match_id: str) -> MatchRow | None:
         if not is_key(match_id):
@@ -229,6 +209,8 @@ class Store:
             return list(rows)
 
 
+_PLAYERS = cast(Table, PlayerRow.__table__)
+_ROOMS = cast(Table, RoomRow.__table__)
 _MATCHES = cast(Table, MatchRow.__table__)
 _EVENTS = cast(Table, EventRow.__table__)
 _ADVANCE = (
@@ -288,3 +270,48 @@ def _append_all(connection: Connection, changes: Sequence[Append]) -> list[Outco
     if rows:
         connection.execute(insert(_EVENTS), rows)
     return outcomes
+
+
+# Every write goes through Database.write, so a SQLite file has a single writer: a second
+# connection waiting in SQLite's busy handler would lose the lock again and again to the
+# busy game writer and fail after its timeout.
+
+
+def _insert(connection: Connection, rows: Sequence[Base]) -> None:
+    """Insert new ORM rows with Core, in order (the ORM objects stay usable as plain values;
+    columns left unset take their defaults)."""
+    for row in rows:
+        table = cast(Table, row.__table__)
+        values = {key: value for key, value in inspect(row).dict.items() if key in table.c}
+        connection.execute(insert(table), values)
+
+
+def _rename(connection: Connection, player_id: str, name: str) -> PlayerRow | None:
+    connection.execute(update(_PLAYERS).where(_PLAYERS.c.id == player_id).values(name=name))
+    found = connection.execute(select(_PLAYERS).where(_PLAYERS.c.id == player_id)).first()
+    return None if found is None else PlayerRow(**found._asdict())
+
+
+def _create_match(
+    connection: Connection,
+    room_code: str,
+    match: MatchRow,
+    events: list[dict[str, Any]],
+    at: float,
+) -> None:
+    claimed = connection.execute(
+        update(_ROOMS)
+        .where(_ROOMS.c.code == room_code, _ROOMS.c.match_id.is_(None))
+        .values(match_id=match.id)
+    )
+    if not claimed.rowcount:
+        raise Conflict(room_code)
+    _insert(connection, [match])
+    if events:
+        connection.execute(
+            insert(_EVENTS),
+            [
+                {"match_id": match.id, "version": index, "payload": payload, "created_at": at}
+                for index, payload in enumerate(events, 1)
+            ],
+        )

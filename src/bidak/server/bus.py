@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections import defaultdict
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
+
+import orjson
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +139,7 @@ class RedisBus(_Hub):
         self._closing = False
 
     async def publish(self, channel: str, message: dict[str, Any]) -> None:
-        await self._redis.publish(channel, json.dumps(message, separators=(",", ":")))
+        await self._redis.publish(channel, orjson.dumps(message))
 
     async def subscribe(self, channel: str) -> _Queue:
         if self._pubsub is None:
@@ -170,7 +171,7 @@ class RedisBus(_Hub):
                     continue
                 channel = item["channel"]
                 if channel in self._subscribers:
-                    self._deliver(channel, json.loads(item["data"]))
+                    self._deliver(channel, orjson.loads(item["data"]))
         except asyncio.CancelledError:
             raise
         except Exception as lost:

@@ -9,9 +9,10 @@ next costliest; both are done here once per (match, version, seat) and kept as J
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Hashable
 from typing import Any
+
+import orjson
 
 from bidak.match import MatchState, Player, state_from_json
 from bidak.rules import Play, Step
@@ -24,8 +25,8 @@ NOTATIONS = 100_000
 
 
 def dumps(message: Any) -> str:
-    """Compact JSON, as every message is sent."""
-    return json.dumps(message, separators=(",", ":"))
+    """Compact JSON, as every message is sent (UTF-8 text, not ASCII escapes)."""
+    return orjson.dumps(message).decode()
 
 
 class _Kept:

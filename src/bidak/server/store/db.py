@@ -11,8 +11,9 @@ from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
+import orjson
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, make_url, text
@@ -34,6 +35,14 @@ CHECKPOINT_SECONDS = 2.0
 """How often the write-ahead log is copied into a SQLite database."""
 
 T = TypeVar("T")
+
+
+def _json_text(value: object) -> str:
+    return orjson.dumps(value).decode()
+
+
+JSON_CODEC: dict[str, Any] = {"json_serializer": _json_text, "json_deserializer": orjson.loads}
+"""JSON columns (every match's state and events) read and written with orjson."""
 log = logging.getLogger(__name__)
 
 
@@ -54,9 +63,9 @@ class Database:
     def __init__(self, url: str) -> None:
         self.url = async_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
-        options: dict[str, object] = {}
+        options: dict[str, object] = dict(JSON_CODEC)
         if not self.is_sqlite:
-            options = {"pool_size": 10, "max_overflow": 20, "pool_pre_ping": True}
+            options.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
         self.engine: AsyncEngine = create_async_engine(self.url, **options)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
@@ -182,6 +191,7 @@ def _direct_engine(url: str) -> Engine | None:
         parsed.set(drivername="sqlite"),
         pool_size=1,
         max_overflow=0,
+        **JSON_CODEC,
         # Used by one task at a time, but its commits are made on the committing thread.
         connect_args={"check_same_thread": False},
     )

@@ -7,7 +7,7 @@ from enum import Enum
 
 from bidak.match.player import Player
 from bidak.match.ruleset import RuleSet
-from bidak.rules import Play, Position, legal_plays
+from bidak.rules import Alternatives, Play, Position, plays_and_alternatives
 
 
 class Phase(Enum):
@@ -56,6 +56,7 @@ class MatchState:
     winner: Player | None = None
     version: int = 0
     _plays: tuple[Play, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    _alternatives: Alternatives | None = field(default=None, init=False, repr=False, compare=False)
 
     def roll_plays(self) -> tuple[Play, ...]:
         """The legal plays of ``dice`` from ``position`` (``()`` without dice).
@@ -64,11 +65,27 @@ class MatchState:
         question three times per turn (the automatic-step check, the table it sends, the check
         of the play that comes back).
         """
-        plays = self._plays
-        if plays is None:
-            plays = () if self.dice is None else tuple(legal_plays(self.position, self.dice))
-            object.__setattr__(self, "_plays", plays)
-        return plays
+        if self._plays is None:
+            self._search()
+        assert self._plays is not None
+        return self._plays
+
+    def roll_alternatives(self) -> Alternatives:
+        """Every set of steps that reaches each legal play's result
+        (:func:`bidak.rules.step_alternatives`), from the same search as :meth:`roll_plays`."""
+        if self._alternatives is None:
+            self._search()
+        assert self._alternatives is not None
+        return self._alternatives
+
+    def _search(self) -> None:
+        plays: tuple[Play, ...] = ()
+        alternatives: Alternatives = {}
+        if self.dice is not None:
+            found, alternatives = plays_and_alternatives(self.position, self.dice)
+            plays = tuple(found)
+        object.__setattr__(self, "_plays", plays)
+        object.__setattr__(self, "_alternatives", alternatives)
 
     @property
     def viewer(self) -> Player:

@@ -14,12 +14,14 @@ from bidak.rules.diagram import parse as parse_diagram
 from bidak.rules.notation import format_steps, parse_hops
 from bidak.rules.outcome import Outcome, Side, WinKind, outcome
 from bidak.rules.plays import (
+    Alternatives,
     Play,
     Step,
     apply_step,
     check_dice,
     find_play,
     legal_plays,
+    plays_and_alternatives,
     single_steps,
     step_alternatives,
 )
@@ -29,6 +31,7 @@ __all__ = [
     "BAR",
     "CHECKERS",
     "OFF",
+    "Alternatives",
     "Outcome",
     "Play",
     "Point",
@@ -46,6 +49,7 @@ __all__ = [
     "outcome",
     "parse_diagram",
     "parse_hops",
+    "plays_and_alternatives",
     "single_steps",
     "step_alternatives",
 ]

@@ -88,16 +88,23 @@ def legal_plays(position: Position, dice: tuple[int, int]) -> list[Play]:
     >>> len(legal_plays(start, (3, 1)))
     16
     """
+    return _plays(position, dice, None)[0]
+
+
+def _plays(
+    position: Position, dice: tuple[int, int], ways: _Ways | None
+) -> tuple[list[Play], list[tuple[int, ...]]]:
+    """The legal plays and, for each, the search's key of its result (the board as a tuple)."""
     d1, d2 = check_dice(dice)
     board = [position.bar.opponent, *position.points, position.bar.mover]
     if d1 == d2:
-        found = _doubles(board, d1)
+        found = _doubles(board, d1, ways)
     else:
-        found = _two_dice(board, d1, d2) if d1 > d2 else _two_dice(board, d2, d1)
+        found = _two_dice(board, d1, d2, ways) if d1 > d2 else _two_dice(board, d2, d1, ways)
     unchecked = Position._unchecked
-    return [
-        _make_play(steps, unchecked(key[1:25], key[25], key[0])) for key, steps in found.items()
-    ]
+    keys = list(found)
+    plays = [_make_play(found[key], unchecked(key[1:25], key[25], key[0])) for key in keys]
+    return plays, keys
 
 
 _set_steps = Play.__dict__["steps"].__set__
@@ -243,35 +250,37 @@ def _walk_doubles(
         _undo(b, step)
 
 
-def step_alternatives(
-    position: Position, dice: tuple[int, int]
-) -> dict[Position, list[tuple[Step, ...]]]:
+Alternatives = dict[Position, list[tuple[Step, ...]]]
+"""For each legal play's result, every set of single steps that reaches it."""
+
+
+def step_alternatives(position: Position, dice: tuple[int, int]) -> Alternatives:
     """For each legal play's result, every set of single steps that reaches it.
 
     ``legal_plays`` keeps one way per result; a player may take another (24/18/13 or 24/19/13
     with 6-5). Each set is listed once, in an order that can be played (starts descending).
     """
-    d1, d2 = check_dice(dice)
-    board = [position.bar.opponent, *position.points, position.bar.mover]
+    return plays_and_alternatives(position, dice)[1]
+
+
+def plays_and_alternatives(
+    position: Position, dice: tuple[int, int]
+) -> tuple[list[Play], Alternatives]:
+    """:func:`legal_plays` and :func:`step_alternatives` from one search."""
     ways: _Ways = {}
-    if d1 == d2:
-        found = _doubles(board, d1, ways)
-    else:
-        found = _two_dice(board, d1, d2, ways) if d1 > d2 else _two_dice(board, d2, d1, ways)
-    unchecked = Position._unchecked
-    alternatives: dict[Position, list[tuple[Step, ...]]] = {}
-    for key, first in found.items():
-        result = unchecked(key[1:25], key[25], key[0])
+    plays, keys = _plays(position, dice, ways)
+    double = dice[0] == dice[1]
+    alternatives: Alternatives = {}
+    for play, key in zip(plays, keys, strict=True):
         taken = ways.get(key)
         if not taken:  # one die only, or none: the one way the search kept
-            alternatives[result] = [first]
-            continue
-        if d1 == d2:  # each set once already, its starts descending
-            alternatives[result] = sorted(taken, reverse=True)
+            alternatives[play.result] = [play.steps]
+        elif double:  # each set once already, its starts descending
+            alternatives[play.result] = sorted(taken, reverse=True)
         else:  # both orders of the dice may reach the same pair of steps
             pairs = {(a, b) if (a.start, a.end) >= (b.start, b.end) else (b, a) for a, b in taken}
-            alternatives[result] = sorted(pairs, reverse=True)
-    return alternatives
+            alternatives[play.result] = sorted(pairs, reverse=True)
+    return plays, alternatives
 
 
 def single_steps(position: Position, die: int) -> list[Step]:

@@ -29,7 +29,7 @@ from bidak.match import (
     allowed_actions,
     current_plays,
 )
-from bidak.rules import Play, step_alternatives
+from bidak.rules import Play
 
 PROTOCOL_VERSION = 1
 
@@ -161,7 +161,7 @@ def _plays_json(state: MatchState, plays: list[Play], notation: Notation) -> lis
     if not plays:
         return []
     assert state.dice is not None
-    ways = step_alternatives(state.position, state.dice)
+    ways = state.roll_alternatives()
     found: list[dict[str, Any]] = []
     for play in plays:
         entry: dict[str, Any] = {

@@ -6,7 +6,6 @@ and the bot pool, re-arms every unfinished match's clock and bot, and closes the
 
 from __future__ import annotations
 
-import gc
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,6 +18,7 @@ from bidak.engine.workers import BotPool
 from bidak.server import ws
 from bidak.server.bus import bus_from_url
 from bidak.server.clocks import Clock, SystemClock
+from bidak.server.collector import Collector
 from bidak.server.dice import new_seed
 from bidak.server.rooms.service import RoomService
 from bidak.server.routes import analysis, matches, me, rooms
@@ -51,11 +51,15 @@ def create_app(
         app.state.services = Services(settings, db, store, bus, the_clock, pool, service)
         await service.start()
         db.start_checkpoints()
-        if settings.gc_threshold is not None:
-            tune_collector(settings.gc_threshold)
+        collector = None
+        if settings.gc_freeze_seconds is not None:
+            collector = Collector(settings.gc_freeze_seconds)
+            collector.start()
         try:
             yield
         finally:
+            if collector is not None:
+                await collector.stop()
             await service.stop()
             await bus.close()
             pool.close()
@@ -76,13 +80,3 @@ def create_app(
     if (WEB / "index.html").exists():
         app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     return app
-
-
-def tune_collector(threshold: tuple[int, int, int]) -> None:
-    """Freeze what is alive now (modules, the app) out of the cyclic collector's walks and
-    collect less often: Bidak's per-action work makes no reference cycles, so the collector
-    mostly walks live objects, and a full walk with thousands of connections stalls the
-    event loop for as long as it takes."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*threshold)

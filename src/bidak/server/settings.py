@@ -45,11 +45,10 @@ class Settings(BaseSettings):
     sweep_seconds: float = Field(default=5.0, gt=0.0, le=600.0)
     """How often a process looks for clocks that ran out where no process acted (a process
     died), and how late such a clock must be before another process acts on it."""
-    gc_threshold: tuple[int, int, int] | None = (10_000, 50, 100)
-    """Python's collector thresholds once the server is up (``gc.set_threshold``); None keeps
-    the interpreter's. Everything loaded at start is frozen out of collections first: with
-    thousands of connections a full collection walks every live object, and at the default
-    thresholds it ran every few seconds and stalled every table for 150-300 ms."""
+    gc_freeze_seconds: float | None = Field(default=1.0, gt=0.0, le=3600.0)
+    """How often what is alive is frozen out of Python's cyclic collector, which otherwise
+    stalls every table for 80-300 ms at a time under load (see :mod:`bidak.server.collector`);
+    None keeps the interpreter's own collector."""
 
     @model_validator(mode="after")
     def _refuse_default_secret_in_production(self) -> Settings:

@@ -160,17 +160,15 @@ def _plays_json(state: MatchState, plays: list[Play], notation: Notation) -> lis
     steps that reaches the same position (``alternatives``), so a client accepts any of them."""
     if not plays:
         return []
-    assert state.dice is not None
     ways = state.roll_alternatives()
     found: list[dict[str, Any]] = []
     for play in plays:
-        entry: dict[str, Any] = {
-            "steps": [[step.start, step.end, step.hit] for step in play.steps],
-            "notation": notation(play),
-        }
-        others = ways.get(play.result, [])
-        if len(others) > 1:
-            entry["alternatives"] = [[[s.start, s.end, s.hit] for s in way] for way in others]
+        # A step is a (start, end, hit) named tuple: as a list it is the wire's [start, end, hit].
+        entry: dict[str, Any] = {"steps": [list(step) for step in play.steps]}
+        entry["notation"] = notation(play)
+        others = ways.get(play.result)
+        if others is not None and len(others) > 1:
+            entry["alternatives"] = [[list(step) for step in way] for way in others]
         found.append(entry)
     return found
 
@@ -197,8 +195,9 @@ def match_view(state: MatchState, seat: Player | None, notation: Notation = str)
     0 = off).
     """
     viewer = Player.ZERO if seat is None else seat
-    position = state.position_for(viewer)
-    other = viewer.opponent
+    seen_by_viewer = viewer is state.viewer
+    position = state.position if seen_by_viewer else state.position.flipped()
+    pips = state.position.pips
     plays = (
         current_plays(state)
         if seat is not None and state.turn is seat and state.dice is not None
@@ -213,7 +212,7 @@ def match_view(state: MatchState, seat: Player | None, notation: Notation = str)
         "points": list(position.points),
         "bar": [position.bar.mover, position.bar.opponent],
         "off": [off.mover, off.opponent],
-        "pips": [state.pips_for(viewer), state.pips_for(other)],
+        "pips": [pips.mover, pips.opponent] if seen_by_viewer else [pips.opponent, pips.mover],
         "dice": None if state.dice is None else list(state.dice),
         "cube": {
             "value": state.cube,

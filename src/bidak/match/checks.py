@@ -165,7 +165,12 @@ REFUSALS: Final[dict[str, Refusal]] = {
     ForfeitMatch.name: _refuse_if_over,
     SetAutoplay.name: _refuse_if_over,
 }
-"""The refusal of each kind of action a player may send, by its name."""
+"""The refusal of each kind of action a player may send, by its name.
+
+Whether a refusal refuses (not the words it gives) depends only on the phase and on whether
+``player`` is the :func:`decider`, except for :func:`refuse_double`, which also looks at the rule
+set and the cube: :func:`bidak.match.allowed_actions` relies on this to remember its answers.
+"""
 
 
 # -- checking whole actions -----------------------------------------------------------------------
@@ -176,26 +181,33 @@ def check_action(state: MatchState, action: Action) -> None:
 
     Draws no dice and changes nothing: the server may call it before ``apply``.
     """
+    checked_play(state, action)
+
+
+def checked_play(state: MatchState, action: Action) -> Play | None:
+    """:func:`check_action` that also gives back the legal play a ``Move`` names (directly or as
+    a timeout's fallback), so that ``apply`` does not look it up again; ``None`` for the others.
+    """
     if not isinstance(action.player, Player):
         raise IllegalAction(f"{action.player!r} is not a player of this match")
     if isinstance(action, Timeout):
-        _check_timeout(state, action)
-        return
+        return _check_timeout(state, action)
     refusal = REFUSALS[action.name](state, action.player)
     if refusal is not None:
         raise IllegalAction(refusal)
     if isinstance(action, Move):
-        resolve_play(state, action)
-    elif isinstance(action, ResignGame):
+        return resolve_play(state, action)
+    if isinstance(action, ResignGame):
         if type(action.level) is not int or action.level not in RESIGN_LEVELS:
             raise IllegalAction(
                 "You can resign a single game (1), a gammon (2) or a backgammon (3)"
             )
     elif isinstance(action, SetAutoplay) and type(action.on) is not bool:
         raise IllegalAction("Autoplay is either on or off")
+    return None
 
 
-def _check_timeout(state: MatchState, action: Timeout) -> None:
+def _check_timeout(state: MatchState, action: Timeout) -> Play | None:
     if state.phase is Phase.MATCH_OVER:
         raise IllegalAction("The match is over")
     if decider(state) is not action.player:
@@ -207,7 +219,7 @@ def _check_timeout(state: MatchState, action: Timeout) -> None:
         )
     if fallback.player is not action.player:
         raise IllegalAction("A timeout falls back to an action of the player who timed out")
-    check_action(state, fallback)
+    return checked_play(state, fallback)
 
 
 def resolve_play(state: MatchState, action: Move) -> Play:

@@ -32,7 +32,7 @@ from bidak.match.actions import (
     Take,
     Timeout,
 )
-from bidak.match.checks import check_action, resolve_play
+from bidak.match.checks import checked_play
 from bidak.match.dice import DiceSource, draw
 from bidak.match.events import (
     AutoplayChanged,
@@ -59,7 +59,7 @@ from bidak.match.player import Player, pair_with
 from bidak.match.reducer import apply_event, next_is_crawford
 from bidak.match.ruleset import OpeningRule, RuleSet, TimeoutPolicy
 from bidak.match.state import MatchState
-from bidak.rules import WinKind, outcome
+from bidak.rules import Play, WinKind, outcome
 
 STRIKES_TO_LOSE: Final = 3
 """Under ``THREE_STRIKES`` the third timeout loses the match (rules.md 9)."""
@@ -95,9 +95,9 @@ def new_match(rules: RuleSet) -> MatchState:
 def apply(state: MatchState, action: Action, dice: DiceSource) -> Transition:
     """Apply ``action``; raises :class:`~bidak.errors.IllegalAction` (or ``IllegalPlay``) if it is
     not allowed now, leaving nothing changed (no dice are drawn for a refused action)."""
-    check_action(state, action)
+    play = checked_play(state, action)
     log = _Log(state)
-    _run(log, action, dice)
+    _run(log, action, dice, play)
     return log.transition()
 
 
@@ -123,8 +123,9 @@ class _Log:
         return Transition(self.now, tuple(self.events))
 
 
-def _run(log: _Log, action: Action, dice: DiceSource) -> None:
-    """Emit the events of a checked ``action``."""
+def _run(log: _Log, action: Action, dice: DiceSource, play: Play | None) -> None:
+    """Emit the events of a checked ``action``; ``play`` is the legal play a ``Move`` names (found
+    by the check, from the same position and dice)."""
     state, player = log.now, action.player
     match action:
         case OpeningRoll():
@@ -132,7 +133,8 @@ def _run(log: _Log, action: Action, dice: DiceSource) -> None:
         case Roll():
             log.emit(DiceRolled(player, (draw(dice), draw(dice))))
         case Move():
-            _play(log, action)
+            assert play is not None
+            _play(log, action, play)
         case Double():
             log.emit(Doubled(player, 2 * state.cube))
         case Take():
@@ -154,7 +156,7 @@ def _run(log: _Log, action: Action, dice: DiceSource) -> None:
             if state.autoplay[player] != action.on:
                 log.emit(AutoplayChanged(player, action.on))
         case Timeout():
-            _timeout(log, action, dice)
+            _timeout(log, action, dice, play)
 
 
 def _opening_roll(log: _Log, dice: DiceSource) -> None:
@@ -171,9 +173,8 @@ def _opening_roll(log: _Log, dice: DiceSource) -> None:
     log.emit(OpeningRolled((zero, one), starter))
 
 
-def _play(log: _Log, action: Move) -> None:
+def _play(log: _Log, action: Move, play: Play) -> None:
     state = log.now
-    play = resolve_play(state, action)
     assert state.dice is not None
     steps = tuple((step.start, step.end, step.hit) for step in play.steps)
     log.emit(Played(action.player, state.dice, steps, str(play)))
@@ -200,7 +201,7 @@ def _forfeit(log: _Log, player: Player) -> None:
     log.emit(MatchWon(player.opponent, log.now.score))
 
 
-def _timeout(log: _Log, action: Timeout, dice: DiceSource) -> None:
+def _timeout(log: _Log, action: Timeout, dice: DiceSource, play: Play | None) -> None:
     """Apply the room's timeout policy (rules.md 9); the fallback has been checked."""
     state, player = log.now, action.player
     strikes = state.strikes[player] + 1
@@ -211,4 +212,4 @@ def _timeout(log: _Log, action: Timeout, dice: DiceSource) -> None:
             return
     elif not state.autoplay[player]:
         log.emit(AutoplayChanged(player, True))
-    _run(log, action.fallback, dice)
+    _run(log, action.fallback, dice, play)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import fields
 from enum import Enum
+from functools import lru_cache
 from typing import Any, Final, TypeVar
 
 from bidak.errors import BidakError, InvalidMatchData
@@ -33,39 +34,118 @@ E = TypeVar("E", bound=Enum)
 T = TypeVar("T")
 
 # -- writing ------------------------------------------------------------------------------------
+#
+# The writers are called for every state and event the server stores or sends, so they read the
+# fields directly instead of walking ``dataclasses.fields`` with a generic encoder. A player is
+# written as its number, other enums as their value (read as ``_value_``: the ``value`` property
+# costs more than the rest of a field); a ``GameEnd`` is a ``str`` and is written as itself.
+# Tuples become lists.
+
+_MEMO_SIZE: Final = 1024
+"""Entries kept by each of the two Position ID memos (writing and reading): enough for the
+positions of many tables at once."""
 
 
-def _encode(value: object) -> object:
-    if isinstance(value, bool | str) or value is None:
-        return value
-    if isinstance(value, Player):
-        return value.value
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, int):
-        return value
-    if isinstance(value, RuleSet):
-        return rules_to_json(value)
-    if isinstance(value, Position):
-        return value.position_id
-    if isinstance(value, tuple):
-        return [_encode(item) for item in value]
-    raise TypeError(f"cannot write {value!r} as JSON")  # pragma: no cover - a bug, not bad input
+@lru_cache(maxsize=_MEMO_SIZE)
+def _position_id(position: Position) -> str:
+    """``position.position_id``, remembered: consecutive states of a table often share their
+    position (a roll, a double, a timeout leave it as it was), and the ID takes a while."""
+    return position.position_id
 
 
 def rules_to_json(rules: RuleSet) -> JSON:
-    return {field.name: _encode(getattr(rules, field.name)) for field in fields(rules)}
+    """The fields of ``rules`` in the order they are declared.
+
+    >>> rules_to_json(RuleSet(length=3))["variant"]
+    'standard'
+    >>> list(rules_to_json(RuleSet())) == [field.name for field in fields(RuleSet)] == list(_RULES)
+    True
+    """
+    return {
+        "length": rules.length,
+        "cube": rules.cube,
+        "variant": rules.variant._value_,
+        "opening": rules.opening._value_,
+        "timeout_policy": rules.timeout_policy._value_,
+    }
+
+
+def _player_json(player: Player | None) -> int | None:
+    return None if player is None else player._value_
+
+
+def _pair_json(pair: tuple[T, T] | None) -> list[T] | None:
+    return None if pair is None else list(pair)
+
+
+def _steps_json(steps: tuple[tuple[int, int, bool], ...]) -> list[list[int | bool]]:
+    return [list(step) for step in steps]
+
+
+_Writer = Callable[[Any], object]
+
+_EVENT_WRITERS: Final[dict[str, _Writer | None]] = {
+    "rules": rules_to_json,
+    "game": None,
+    "score": list,
+    "crawford": None,
+    "dice": list,
+    "starter": _player_json,
+    "player": _player_json,
+    "winner": _player_json,
+    "steps": _steps_json,
+    "notation": None,
+    "value": None,
+    "level": None,
+    "points": None,
+    "kind": None,
+    "strikes": None,
+    "on": None,
+}
+"""How each event field is written (``None``: as it is); the names are those of the readers."""
+
+_EVENT_LAYOUTS: Final[dict[type[Event], tuple[tuple[str, _Writer | None], ...]]] = {
+    kind: tuple((field.name, _EVENT_WRITERS[field.name]) for field in fields(kind))
+    for kind in EVENT_TYPES
+}
+"""The fields of each event type in order, each with its writer."""
 
 
 def event_to_json(event: Event) -> JSON:
+    """``{"type": ...}`` then the event's fields in the order they are declared."""
     body: JSON = {"type": event.type}
-    body.update((field.name, _encode(getattr(event, field.name))) for field in fields(event))
+    for name, write in _EVENT_LAYOUTS[type(event)]:
+        value = getattr(event, name)
+        body[name] = value if write is None else write(value)
     return body
 
 
 def state_to_json(state: MatchState) -> JSON:
+    """Every field of ``state`` a new state is built from, in the order they are declared.
+
+    >>> from bidak.match.machine import new_match
+    >>> names = [field.name for field in fields(MatchState) if field.init]
+    >>> list(state_to_json(new_match(RuleSet()))) == names == list(_STATE)
+    True
+    """
     return {
-        field.name: _encode(getattr(state, field.name)) for field in fields(state) if field.init
+        "rules": rules_to_json(state.rules),
+        "position": _position_id(state.position),
+        "score": list(state.score),
+        "game": state.game,
+        "crawford": state.crawford,
+        "post_crawford": state.post_crawford,
+        "phase": state.phase._value_,
+        "turn": _player_json(state.turn),
+        "dice": _pair_json(state.dice),
+        "cube": state.cube,
+        "cube_owner": _player_json(state.cube_owner),
+        "resign_level": state.resign_level,
+        "resigner": _player_json(state.resigner),
+        "strikes": list(state.strikes),
+        "autoplay": list(state.autoplay),
+        "winner": _player_json(state.winner),
+        "version": state.version,
     }
 
 
@@ -100,7 +180,13 @@ def _str(value: object) -> str:
 
 
 def _enum(kind: type[E]) -> Reader:
+    members: dict[object, E] = {member.value: member for member in kind}
+
     def read(value: object) -> E:
+        try:
+            return members[value]  # the usual case, without the enum machinery
+        except (KeyError, TypeError):
+            pass
         try:
             return kind(value)
         except ValueError:
@@ -109,10 +195,13 @@ def _enum(kind: type[E]) -> Reader:
     return read
 
 
+_PLAYER_NUMBER = _enum(Player)
+
+
 def _player(value: object) -> Player:
     if type(value) is not int:
         raise _fail("a player (0 or 1)", value)
-    return _enum(Player)(value)  # type: ignore[no-any-return]
+    return _PLAYER_NUMBER(value)  # type: ignore[no-any-return]
 
 
 def _optional(read: Reader) -> Reader:
@@ -148,9 +237,16 @@ def _cube(value: object) -> int:
     return value
 
 
+@lru_cache(maxsize=_MEMO_SIZE)
+def _decode_position(position_id: str) -> Position:
+    """``Position.from_position_id``, remembered like :func:`_position_id` (positions are
+    immutable, so states may share one). A refused ID raises and is not remembered."""
+    return Position.from_position_id(position_id)
+
+
 def _position(value: object) -> Position:
     try:
-        return Position.from_position_id(_str(value))
+        return _decode_position(_str(value))
     except BidakError as error:
         raise InvalidMatchData(f"position: {error}") from None
 
@@ -175,9 +271,9 @@ def _object(
     """The fields of ``value`` read by ``schema``; exactly these keys (and ``tag``) are allowed."""
     if not isinstance(value, dict):
         raise InvalidMatchData(f"{what} must be a JSON object, not {type(value).__name__}")
-    keys = set(value) - {tag}
-    if keys != set(schema):
-        missing, extra = sorted(set(schema) - keys), sorted(map(str, keys - set(schema)))
+    keys = value.keys() - {tag}
+    if keys != schema.keys():
+        missing, extra = sorted(schema.keys() - keys), sorted(map(str, keys - schema.keys()))
         raise InvalidMatchData(f"{what}: missing fields {missing}, unknown fields {extra}")
     read: dict[str, Any] = {}
     for name, reader in schema.items():

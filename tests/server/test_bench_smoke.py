@@ -27,7 +27,8 @@ def test_bench_server_prints_bidak_next_to_the_bare_relay() -> None:
     assert result.exit_code == 0, result.output
     assert "bidak" in result.output and "bare relay" in result.output
     number = re.compile(r"^\d+(\.\d+)?%?$")
-    for label in ("actions/s", "p50 ms, actor", "p99 ms, opponent", "server CPU"):
+    labels = ("actions/s", "p50 ms, actor", "p99 ms, opponent", "server CPU", "generator CPU")
+    for label in labels:
         cells = _row(result.output, label)
         assert len(cells) == 2 and all(number.match(cell) for cell in cells), (label, cells)
     assert int(_row(result.output, "actions ")[0]) > 0

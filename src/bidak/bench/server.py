@@ -270,6 +270,8 @@ class Tally:
     finished: int = 0
     messages: int = 0
     message_bytes: int = 0
+    cpu_seconds: float = 0.0
+    """CPU the load generator's processes used in the window (they share the server's cores)."""
 
     def error(self, kind: str, count: int = 1) -> None:
         if count:
@@ -284,6 +286,7 @@ class Tally:
         self.finished += other.finished
         self.messages += other.messages
         self.message_bytes += other.message_bytes
+        self.cpu_seconds += other.cpu_seconds
 
 
 @dataclass
@@ -376,8 +379,14 @@ class _Clients:
             await started()
             self.start_at = time.perf_counter()
             self.stop_at = self.start_at + self.load.duration
-            await asyncio.gather(*pairs)
+            await asyncio.gather(*pairs, self._own_cpu())
         return self.tally
+
+    async def _own_cpu(self) -> None:
+        """This process's CPU time in the window."""
+        before = time.process_time()
+        await asyncio.sleep(max(0.0, self.stop_at - time.perf_counter()))
+        self.tally.cpu_seconds += time.process_time() - before
 
     def _in_window(self, when: float) -> bool:
         return self.start_at <= when < self.stop_at
@@ -673,6 +682,7 @@ def results_table(results: list[Result]) -> Table:
             "server CPU (1 core = 100%)",
             lambda r: "-" if r.server_cpu is None else f"{r.server_cpu:.0%}",
         ),
+        ("load generator CPU", lambda r: f"{r.tally.cpu_seconds / r.load.duration:.0%}"),
     ]
     for label, cell in rows:
         table.add_row(label, *(cell(result) for result in results))

@@ -27,23 +27,6 @@ def point_name(point: int) -> str:
     return _NAMES[point]
 
 
-def _chains(steps: tuple[Step, ...]) -> list[list[Step]]:
-    """Group the steps into the paths of single checkers, in the order they were played."""
-    chains: list[list[Step]] = []
-    for step in steps:
-        for chain in chains:
-            if chain[-1].end == step.start and chain[-1].end != OFF:
-                chain.append(step)
-                break
-        else:
-            chains.append([step])
-    return chains
-
-
-def _by_points(hop: tuple[int, int, str]) -> tuple[int, int]:
-    return hop[0], hop[1]
-
-
 def format_steps(steps: tuple[Step, ...]) -> str:
     """Standard notation for a play's steps; an empty play (no move possible) is ``""``.
 
@@ -54,22 +37,50 @@ def format_steps(steps: tuple[Step, ...]) -> str:
     '13/5(2)'
     """
     names = _NAMES
-    hops: list[tuple[int, int, str]] = []
-    for chain in _chains(steps):
-        parts = [names[chain[0].start]]
-        for step in chain[:-1]:
-            if step.hit:
-                parts.append(names[step.end] + "*")
-        last = chain[-1]
-        parts.append(names[last.end] + "*" if last.hit else names[last.end])
-        hops.append((-chain[0].start, -last.end, "/".join(parts)))
-    if len(hops) == 1:
-        return hops[0][2]
-    hops.sort(key=_by_points)
+    if len(steps) == 2:  # the common case, written out
+        (start, middle, hit), (second_start, end, second_hit) = steps
+        if middle == second_start and middle != OFF:  # one checker
+            if hit:
+                return f"{names[start]}/{names[middle]}*/{names[end]}{'*' if second_hit else ''}"
+            return f"{names[start]}/{names[end]}{'*' if second_hit else ''}"
+        first = f"{names[start]}/{names[middle]}{'*' if hit else ''}"
+        second = f"{names[second_start]}/{names[end]}{'*' if second_hit else ''}"
+        if first == second:
+            return first + "(2)"
+        if (start, middle) >= (second_start, end):
+            return first + " " + second
+        return second + " " + first
+    # The hops (paths of single checkers) in the order they start: each one's first start, last
+    # end, whether its last step hits, and its text up to the last stop (a hit part-way is shown
+    # as a stop). A step continues the first hop that ends where it starts, unless that is off.
+    starts: list[int] = []
+    ends: list[int] = []
+    hits: list[bool] = []
+    texts: list[str] = []
+    for start, end, hit in steps:
+        if start != OFF and start in ends:
+            hop = ends.index(start)
+            if hits[hop]:
+                texts[hop] += "/" + names[start] + "*"
+            ends[hop] = end
+            hits[hop] = hit
+        else:
+            starts.append(start)
+            ends.append(end)
+            hits.append(hit)
+            texts.append(names[start])
+    count = len(texts)
+    if count == 1:
+        return f"{texts[0]}/{names[ends[0]]}{'*' if hits[0] else ''}"
+    # Identical hops are written once with a count, in the place of the first; the hops go by
+    # descending start, then end, and otherwise as played (the negated index keeps that order).
     counts: dict[str, int] = {}
-    for _, _, text in hops:
+    for _, end, hop in sorted(zip(starts, ends, range(0, -count, -1), strict=True), reverse=True):
+        text = f"{texts[-hop]}/{names[end]}{'*' if hits[-hop] else ''}"
         counts[text] = counts.get(text, 0) + 1
-    return " ".join(text if count == 1 else f"{text}({count})" for text, count in counts.items())
+    if len(counts) == count:
+        return " ".join(counts)
+    return " ".join([text if n == 1 else f"{text}({n})" for text, n in counts.items()])
 
 
 class Hop(NamedTuple):

@@ -13,6 +13,12 @@ leads to, obeying:
 
 The search walks steps on a mutable 26-slot board (``b[1..24]`` the mover's points, ``b[25]`` the
 mover's bar, ``b[0]`` the opponent's bar) and keeps one play per resulting board.
+
+Inside the search a step is a small int, its *code* (``start << 6 | end << 1 | hit``, so codes
+order like the :class:`Step` tuples they stand for), looked up in tables: its parts, its shared
+:class:`Step` object and its change of the board's *key*. The key of a resulting board is an int,
+the sum of its steps' changes (see ``_DELTA``), so a board is copied only the first time the
+search reaches it.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from bidak.errors import AmbiguousPlay, IllegalPlay, InvalidDice
-from bidak.rules.notation import point_name
+from bidak.rules.notation import format_steps, point_name, resolve
 from bidak.rules.position import Position
 
 
@@ -45,8 +51,6 @@ class Play:
     result: Position
 
     def __str__(self) -> str:
-        from bidak.rules.notation import format_steps
-
         return format_steps(self.steps)
 
     @property
@@ -60,20 +64,16 @@ class Play:
         >>> str(Play.parse("8/5 6/5", Position.initial(), (3, 1)))
         '8/5 6/5'
         """
-        from bidak.rules.notation import resolve
-
         return resolve(text, position, dice)
 
 
 def check_dice(dice: tuple[int, int]) -> tuple[int, int]:
     """Return ``dice`` as a pair of ints 1..6 or raise :class:`InvalidDice`."""
-    if (
-        not isinstance(dice, tuple | list)
-        or len(dice) != 2
-        or any(type(d) is not int or not 1 <= d <= 6 for d in dice)
-    ):
-        raise InvalidDice(f"dice must be two numbers from 1 to 6, not {dice!r}")
-    return int(dice[0]), int(dice[1])
+    if isinstance(dice, (tuple, list)) and len(dice) == 2:  # (a tuple checks faster than a union)
+        d1, d2 = dice
+        if type(d1) is int and type(d2) is int and 1 <= d1 <= 6 and 1 <= d2 <= 6:
+            return d1, d2
+    raise InvalidDice(f"dice must be two numbers from 1 to 6, not {dice!r}")
 
 
 def legal_plays(position: Position, dice: tuple[int, int]) -> list[Play]:
@@ -88,56 +88,82 @@ def legal_plays(position: Position, dice: tuple[int, int]) -> list[Play]:
     >>> len(legal_plays(start, (3, 1)))
     16
     """
-    return _plays(position, dice, None)[0]
+    found = _search(position, dice, False)
+    unchecked = Position._unchecked
+    plays: list[Play] = []
+    for board, steps, _ in found.values():
+        play = _new_play(Play)
+        _set_steps(play, steps)
+        _set_result(play, unchecked(board[1:25], board[25], board[0]))
+        plays.append(play)
+    return plays
 
 
-def _plays(
-    position: Position, dice: tuple[int, int], ways: _Ways | None
-) -> tuple[list[Play], list[tuple[int, ...]]]:
-    """The legal plays and, for each, the search's key of its result (the board as a tuple)."""
+def _search(position: Position, dice: tuple[int, int], every: bool) -> _Found:
+    """The results of the legal plays, with every set of steps that reaches each if ``every``."""
     d1, d2 = check_dice(dice)
     board = [position.bar.opponent, *position.points, position.bar.mover]
     if d1 == d2:
-        found = _doubles(board, d1, ways)
-    else:
-        found = _two_dice(board, d1, d2, ways) if d1 > d2 else _two_dice(board, d2, d1, ways)
-    unchecked = Position._unchecked
-    keys = list(found)
-    plays = [_make_play(found[key], unchecked(key[1:25], key[25], key[0])) for key in keys]
-    return plays, keys
+        return _doubles(board, d1, every)
+    return _two_dice(board, d1, d2, every) if d1 > d2 else _two_dice(board, d2, d1, every)
 
 
+# Plays the search produced are valid by construction: build them without the dataclass checks.
+_new_play = object.__new__
 _set_steps = Play.__dict__["steps"].__set__
 _set_result = Play.__dict__["result"].__set__
 
 
-def _make_play(steps: tuple[Step, ...], result: Position) -> Play:
-    """Build a play the search produced (valid by construction) without the dataclass checks."""
-    play = object.__new__(Play)
-    _set_steps(play, steps)
-    _set_result(play, result)
-    return play
+# -- the search: step codes and board keys ------------------------------------------------------
+
+_SLOT_BITS = 6
+"""Bits of one board slot in a key: counts stay within -15..15, so two different boards differ
+by less than 64 on every slot and never share a key."""
 
 
-_Found = dict[tuple[int, ...], tuple[Step, ...]]
-_Ways = dict[tuple[int, ...], list[tuple[Step, ...]]]
-_new_step = tuple.__new__
+def _code_parts(code: int) -> tuple[int, int, bool]:
+    return code >> 6, code >> 1 & 31, bool(code & 1)
 
 
-def _steps(b: list[int], die: int, limit: int) -> list[Step]:
-    """Every single step of ``die`` on board ``b`` whose start is at most ``limit``."""
+def _code_delta(code: int) -> int:
+    """How the step of ``code`` changes a board's key (see ``_apply``)."""
+    start, end, hit = _code_parts(code)
+    delta = -(1 << _SLOT_BITS * start)
+    if end and hit:  # the blot goes from -1 to 1 and to the opponent's bar, b[0]
+        delta += (2 << _SLOT_BITS * end) + 1
+    elif end:
+        delta += 1 << _SLOT_BITS * end
+    return delta
+
+
+_PARTS = [_code_parts(code) for code in range(26 << 6)]
+"""``(start, end, hit)`` of each step code."""
+_STEP = [Step(*parts) for parts in _PARTS]
+"""The :class:`Step` of each step code, shared by every play."""
+_DELTA = [_code_delta(code) for code in range(26 << 6)]
+"""The change of a board's key by each step code."""
+
+
+_Found = dict[int, tuple[tuple[int, ...], tuple[Step, ...], list[tuple[Step, ...]]]]
+"""Search results by board key: the board (a 26-tuple), the steps first found to reach it, and
+(at least when asked for) every set of steps that reaches it, each once, in an order that can be
+played (starts descending)."""
+
+
+def _steps(b: list[int], die: int, limit: int) -> list[int]:
+    """The code of every single step of ``die`` on board ``b`` whose start is at most ``limit``."""
     if b[25]:
         # Checkers on the bar enter first, on the mover's point 25 - die (rules.md 4).
         end = 25 - die
         if limit == 25 and b[end] >= -1:
-            return [_new_step(Step, (25, end, b[end] == -1))]
+            return [25 << 6 | end << 1 | (b[end] == -1)]
         return []
-    found: list[Step] = []
+    found: list[int] = []
     for start in range(24 if limit > 24 else limit, die, -1):
         if b[start] > 0:
             target = b[start - die]
             if target >= -1:
-                found.append(_new_step(Step, (start, start - die, target == -1)))
+                found.append(start << 6 | (start - die) << 1 | (target == -1))
     top = 24
     while top and b[top] <= 0:
         top -= 1
@@ -145,13 +171,13 @@ def _steps(b: list[int], die: int, limit: int) -> list[Step]:
         # Bearing off (rules.md 5): exactly from the die's point, or with a larger die from the
         # highest occupied point when no checker stands higher.
         if die <= limit and b[die] > 0:
-            found.append(_new_step(Step, (die, 0, False)))
+            found.append(die << 6)
         elif 0 < top < die and top <= limit:
-            found.append(_new_step(Step, (top, 0, False)))
+            found.append(top << 6)
     return found
 
 
-def _apply(b: list[int], step: Step) -> None:
+def _apply(b: list[int], step: tuple[int, int, bool]) -> None:
     start, end, hit = step
     b[start] -= 1
     if end:
@@ -162,7 +188,7 @@ def _apply(b: list[int], step: Step) -> None:
             b[end] += 1
 
 
-def _undo(b: list[int], step: Step) -> None:
+def _undo(b: list[int], step: tuple[int, int, bool]) -> None:
     start, end, hit = step
     b[start] += 1
     if end:
@@ -173,81 +199,99 @@ def _undo(b: list[int], step: Step) -> None:
             b[end] -= 1
 
 
-def _two_dice(b: list[int], high: int, low: int, ways: _Ways | None = None) -> _Found:
+def _larger_first(first: int, second: int) -> tuple[Step, Step]:
+    """The steps of two codes, the larger first (codes compare as their steps do)."""
+    if first >= second:
+        return _STEP[first], _STEP[second]
+    return _STEP[second], _STEP[first]
+
+
+def _two_dice(b: list[int], high: int, low: int, every: bool) -> _Found:
     """Plays of a non-double roll, with the maximum-use and larger-die rules (rules.md 3).
 
-    With ``ways``, every pair of steps that reaches each result is added to ``ways[result]``.
+    Both orders of the dice may reach the same pair of steps: its set is kept once, the larger
+    step first.
     """
     both: _Found = {}
     high_only: _Found = {}
     low_only: _Found = {}
     for first_die, second_die, single in ((high, low, high_only), (low, high, low_only)):
         for first in _steps(b, first_die, 25):
-            _apply(b, first)
+            step = _PARTS[first]
+            _apply(b, step)
             seconds = _steps(b, second_die, 25)
             if seconds:
+                first_key = _DELTA[first]
+                first_step = _STEP[first]
                 for second in seconds:
-                    _apply(b, second)
-                    key = tuple(b)
-                    if key not in both:
-                        both[key] = (first, second)
-                    if ways is not None:
-                        ways.setdefault(key, []).append((first, second))
-                    _undo(b, second)
+                    key = first_key + _DELTA[second]
+                    result = both.get(key)
+                    if result is None:
+                        second_parts = _PARTS[second]
+                        _apply(b, second_parts)
+                        sets: list[tuple[Step, ...]] = (
+                            [_larger_first(first, second)] if every else []
+                        )
+                        both[key] = (tuple(b), (first_step, _STEP[second]), sets)
+                        _undo(b, second_parts)
+                    elif every:
+                        pair = _larger_first(first, second)
+                        if pair not in result[2]:
+                            result[2].append(pair)
             elif not both:
-                single[tuple(b)] = (first,)
-            _undo(b, first)
-    if both:
-        return both
+                steps = (_STEP[first],)
+                single[_DELTA[first]] = (tuple(b), steps, [steps])
+            _undo(b, step)
     # Only one die can be played: the larger one if it can be (rules.md 3).
-    if high_only:
-        return high_only
-    if low_only:
-        return low_only
-    return {tuple(b): ()}
+    return both or high_only or low_only or {0: (tuple(b), (), [()])}
 
 
-def _doubles(b: list[int], die: int, ways: _Ways | None = None) -> _Found:
+def _doubles(b: list[int], die: int, every: bool) -> _Found:
     """Plays of a double: up to four steps, taken in non-increasing start order (no repeats).
 
-    With ``ways``, every such order of steps that reaches each result is added to
-    ``ways[result]`` (each set of steps once: the order is always by descending start).
+    Every play follows that order, so each set of steps that reaches a result is found once.
     """
-    found: _Found = {}
-    _walk_doubles(b, die, 25, [], found, ways)
-    return found
+    by_length: list[_Found] = [{}, {}, {}, {}, {}]
+    _walk_doubles(b, die, 25, 0, (), by_length, every)
+    length = 4
+    while not by_length[length]:
+        length -= 1
+    return by_length[length]
 
 
 def _walk_doubles(
-    b: list[int], die: int, limit: int, path: list[Step], found: _Found, ways: _Ways | None
+    b: list[int],
+    die: int,
+    limit: int,
+    key: int,
+    steps: tuple[Step, ...],
+    by_length: list[_Found],
+    every: bool,
 ) -> None:
-    """Extend ``path`` by every step of ``die`` from ``limit`` down, keeping in ``found`` the
-    plays that use the most steps.
+    """Extend ``steps`` (leading to board ``b`` of ``key``) by every step of ``die`` from
+    ``limit`` down; where they cannot go on, keep them in ``by_length[len(steps)]``.
 
     A plain recursive function, not a closure: a closure that calls itself is a reference
     cycle, and every doubles roll would leave its boards for the garbage collector.
     """
-    candidates = _steps(b, die, limit)
-    if not candidates or len(path) == 4:
-        depth = len(path)
-        best = len(next(iter(found.values()))) if found else 0
-        if depth >= best:
-            if depth > best:
-                found.clear()
-                if ways is not None:
-                    ways.clear()
-            key = tuple(b)
-            if key not in found:
-                found[key] = tuple(path)
-            if ways is not None:
-                ways.setdefault(key, []).append(tuple(path))
-        return
-    for step in candidates:
-        _apply(b, step)
-        path.append(step)
-        _walk_doubles(b, die, step.start, path, found, ways)
-        path.pop()
-        _undo(b, step)
+    length = len(steps)
+    if length < 4:
+        candidates = _steps(b, die, limit)
+        if candidates:
+            for code in candidates:
+                step = _PARTS[code]
+                _apply(b, step)
+                _walk_doubles(
+                    b, die, step[0], key + _DELTA[code], (*steps, _STEP[code]), by_length, every
+                )
+                _undo(b, step)
+            return
+    found = by_length[length]
+    result = found.get(key)
+    if result is None:
+        found[key] = (tuple(b), steps, [steps])
+    elif every:
+        result[2].append(steps)
 
 
 Alternatives = dict[Position, list[tuple[Step, ...]]]
@@ -266,20 +310,21 @@ def step_alternatives(position: Position, dice: tuple[int, int]) -> Alternatives
 def plays_and_alternatives(
     position: Position, dice: tuple[int, int]
 ) -> tuple[list[Play], Alternatives]:
-    """:func:`legal_plays` and :func:`step_alternatives` from one search."""
-    ways: _Ways = {}
-    plays, keys = _plays(position, dice, ways)
-    double = dice[0] == dice[1]
+    """:func:`legal_plays` and :func:`step_alternatives` from one search.
+
+    The sets of steps of a result come in descending order (by their steps, largest first).
+    """
+    found = _search(position, dice, True)
+    unchecked = Position._unchecked
+    plays: list[Play] = []
     alternatives: Alternatives = {}
-    for play, key in zip(plays, keys, strict=True):
-        taken = ways.get(key)
-        if not taken:  # one die only, or none: the one way the search kept
-            alternatives[play.result] = [play.steps]
-        elif double:  # each set once already, its starts descending
-            alternatives[play.result] = sorted(taken, reverse=True)
-        else:  # both orders of the dice may reach the same pair of steps
-            pairs = {(a, b) if (a.start, a.end) >= (b.start, b.end) else (b, a) for a, b in taken}
-            alternatives[play.result] = sorted(pairs, reverse=True)
+    for board, steps, sets in found.values():
+        result = unchecked(board[1:25], board[25], board[0])
+        play = _new_play(Play)
+        _set_steps(play, steps)
+        _set_result(play, result)
+        plays.append(play)
+        alternatives[result] = sets if len(sets) == 1 else sorted(sets, reverse=True)
     return plays, alternatives
 
 
@@ -291,7 +336,8 @@ def single_steps(position: Position, die: int) -> list[Step]:
     """
     if type(die) is not int or not 1 <= die <= 6:
         raise InvalidDice(f"a die is a number from 1 to 6, not {die!r}")
-    return _steps([position.bar.opponent, *position.points, position.bar.mover], die, 25)
+    board = [position.bar.opponent, *position.points, position.bar.mover]
+    return [_STEP[code] for code in _steps(board, die, 25)]
 
 
 def apply_step(position: Position, step: Step) -> Position:

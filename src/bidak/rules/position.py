@@ -12,6 +12,7 @@ import base64
 import binascii
 from dataclasses import dataclass
 from enum import Enum
+from operator import neg
 from typing import Final, Generic, NamedTuple, NewType, TypeVar
 
 from bidak.errors import InvalidId, InvalidPosition
@@ -129,16 +130,15 @@ class Position:
         """Build a position known to be valid (produced by the rules themselves)."""
         position = _new_object(cls)
         _set_points(position, points)
-        _set_bar(position, _new_tuple(Sides, (bar_mover, bar_opponent)))
+        _set_bar(position, _BARS[bar_mover][bar_opponent])
         return position
 
     # -- views ----------------------------------------------------------------------------------
 
     def flipped(self) -> Position:
         """The same position seen by the other player."""
-        return Position._unchecked(
-            tuple(-n for n in reversed(self.points)), self.bar.opponent, self.bar.mover
-        )
+        mover, opponent = self.bar
+        return Position._unchecked(tuple(map(neg, reversed(self.points))), opponent, mover)
 
     def count(self, point: int) -> int:
         """Checkers on ``point`` (mover's numbering): positive mover's, negative opponent's."""
@@ -148,21 +148,28 @@ class Position:
     @property
     def off(self) -> Sides[int]:
         """Checkers borne off by each side."""
-        mine = sum(n for n in self.points if n > 0) + self.bar.mover
-        theirs = -sum(n for n in self.points if n < 0) + self.bar.opponent
-        return Sides(CHECKERS - mine, CHECKERS - theirs)
+        mover, opponent = self.bar
+        mine = CHECKERS - mover
+        theirs = CHECKERS - opponent
+        for n in self.points:
+            if n > 0:
+                mine -= n
+            elif n:
+                theirs += n
+        return _new_tuple(Sides, (mine, theirs))
 
     @property
     def pips(self) -> Sides[int]:
         """Pip counts (rules.md 10): distance to bear off; a checker on the bar counts 25."""
-        mine = 25 * self.bar.mover
-        theirs = 25 * self.bar.opponent
-        for index, n in enumerate(self.points):
+        mover, opponent = self.bar
+        mine = 25 * mover
+        theirs = 25 * opponent
+        for point, n in enumerate(self.points, 1):
             if n > 0:
-                mine += n * (index + 1)
-            elif n < 0:
-                theirs -= n * (24 - index)
-        return Sides(mine, theirs)
+                mine += n * point
+            elif n:
+                theirs -= n * (25 - point)
+        return _new_tuple(Sides, (mine, theirs))
 
     def is_race(self) -> bool:
         """True when no contact is left: every mover checker is past every opponent checker."""
@@ -177,18 +184,25 @@ class Position:
     @property
     def position_id(self) -> str:
         """GNU Backgammon's 14-character Position ID (side not on roll written first)."""
-        bits: list[int] = []
-        theirs = [-self.points[24 - p] if self.points[24 - p] < 0 else 0 for p in range(1, 25)]
-        mine = [n if n > 0 else 0 for n in self.points]
-        for side, bar in ((theirs, self.bar.opponent), (mine, self.bar.mover)):
-            for count in (*side, bar):
-                bits.extend([1] * count)
-                bits.append(0)
-        key = bytearray(10)
-        for k, bit in enumerate(bits):
-            if bit:
-                key[k // 8] |= 1 << (k % 8)
-        return base64.b64encode(bytes(key)).decode("ascii")[:14]
+        # The key is 80 bits, from the lowest up: for the opponent's points 1..24 (their
+        # numbering) and bar, then the mover's, each count as that many 1 bits and one 0 bit.
+        points = self.points
+        key = 0
+        bit = 0
+        for n in reversed(points):
+            if n < 0:
+                key |= ((1 << -n) - 1) << bit
+                bit -= n
+            bit += 1
+        key |= ((1 << self.bar.opponent) - 1) << bit
+        bit += self.bar.opponent + 1
+        for n in points:
+            if n > 0:
+                key |= ((1 << n) - 1) << bit
+                bit += n
+            bit += 1
+        key |= ((1 << self.bar.mover) - 1) << bit
+        return binascii.b2a_base64(key.to_bytes(10, "little"), newline=False)[:14].decode("ascii")
 
     @classmethod
     def from_position_id(cls, position_id: str) -> Position:
@@ -237,11 +251,16 @@ class Position:
 
 
 # Fast construction of positions the rules produce themselves (already valid): the slot
-# descriptors write the frozen fields directly, which keeps legal_plays cheap.
+# descriptors write the frozen fields directly, which keeps legal_plays cheap. ``_new_tuple``
+# makes a ``Sides`` without the Python-level ``__new__`` of a named tuple.
 _new_object = object.__new__
 _new_tuple = tuple.__new__
 _set_points = Position.__dict__["points"].__set__
 _set_bar = Position.__dict__["bar"].__set__
+_BARS: Final = [
+    [_new_tuple(Sides, (mover, opponent)) for opponent in range(16)] for mover in range(16)
+]
+"""The bar of every valid position, ``_BARS[mover][opponent]``, shared by the positions."""
 
 
 def _check_point(point: int) -> None:

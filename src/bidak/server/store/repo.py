@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -13,7 +14,7 @@ from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, insert, inspect, or_, select, update
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from bidak.server.store.batches import Batcher, Outcome
 from bidak.server.store.db import Database
@@ -234,8 +235,10 @@ def _append_all(connection: Connection, changes: Sequence[Append]) -> list[Outco
     the events of those that advanced, all in the caller's transaction.
 
     Core statements on the tables, built once: the hot path of every action skips the ORM's
-    unit of work.
+    unit of work. On SQLite they go straight to the driver (:func:`_append_all_sqlite`).
     """
+    if connection.dialect.name == "sqlite":
+        return _append_all_sqlite(connection, changes)
     outcomes: list[Outcome] = []
     rows: list[dict[str, Any]] = []
     now = _now()
@@ -269,6 +272,61 @@ def _append_all(connection: Connection, changes: Sequence[Append]) -> list[Outco
         )
     if rows:
         connection.execute(insert(_EVENTS), rows)
+    return outcomes
+
+
+_SQLITE_ADVANCE = (
+    "UPDATE matches SET state = ?, version = ?, dice_drawn = ?, deadline = ?,"
+    " deadline_version = ?, finished = ?, updated_at = ? WHERE id = ? AND version = ?"
+)
+_SQLITE_EVENTS = "INSERT INTO events (match_id, version, payload, created_at) VALUES (?, ?, ?, ?)"
+
+
+def _append_all_sqlite(connection: Connection, changes: Sequence[Append]) -> list[Outcome]:
+    """:func:`_append_all` through the sqlite3 driver itself: the same two statements and the
+    same stored text (values go through the columns' own SQLAlchemy converters), without
+    SQLAlchemy's per-statement work, which was two thirds of an append's time. The driver's
+    errors are raised as SQLAlchemy's, like every other statement's."""
+    dialect = connection.dialect
+    json_text = _MATCHES.c.state.type.dialect_impl(dialect).bind_processor(dialect)
+    stamp = _MATCHES.c.updated_at.type.dialect_impl(dialect).bind_processor(dialect)
+    assert json_text is not None and stamp is not None
+    now = stamp(_now())
+    cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    outcomes: list[Outcome] = []
+    rows: list[tuple[Any, ...]] = []
+    statement = _SQLITE_ADVANCE
+    try:
+        for change in changes:
+            cursor.execute(
+                statement,
+                (
+                    json_text(change.state),
+                    change.expected_version + len(change.events),
+                    change.dice_drawn,
+                    change.deadline,
+                    change.deadline_version,
+                    change.finished,
+                    now,
+                    change.match_id,
+                    change.expected_version,
+                ),
+            )
+            if not cursor.rowcount:
+                outcomes.append(Conflict(change.match_id))
+                continue
+            outcomes.append(None)
+            rows.extend(
+                (change.match_id, change.expected_version + offset, json_text(payload), change.at)
+                for offset, payload in enumerate(change.events, 1)
+            )
+        if rows:
+            statement = _SQLITE_EVENTS
+            cursor.executemany(statement, rows)
+    except sqlite3.Error as failed:
+        raise DBAPIError.instance(statement, None, failed, sqlite3.Error) from failed
+    finally:
+        cursor.close()
     return outcomes
 
 

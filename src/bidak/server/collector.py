@@ -31,6 +31,9 @@ import time
 
 log = logging.getLogger(__name__)
 
+STALL = 0.1
+"""Seconds a full collection may take before it is logged as a warning."""
+
 FLOOR = 100_000
 """Tracked objects added, at least, before a full collection (the app itself is ~100,000)."""
 
@@ -76,11 +79,14 @@ class Collector:
         self.limit = max(self.floor, int(alive * (self.growth - 1)))
         self.grown = 0
         self.full_collections += 1
-        log.info(
-            "full collection: %d unreachable, %d alive, %.0f ms; next at %d",
+        spent = time.perf_counter() - started
+        # A long one stalled every table meanwhile: worth an operator's eye.
+        log.log(
+            logging.WARNING if spent > STALL else logging.INFO,
+            "full collection: %d unreachable, %d alive, %.0f ms; the next after %d more",
             found,
             alive,
-            (time.perf_counter() - started) * 1000,
+            spent * 1000,
             self.limit,
         )
         return found

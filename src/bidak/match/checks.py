@@ -165,12 +165,7 @@ REFUSALS: Final[dict[str, Refusal]] = {
     ForfeitMatch.name: _refuse_if_over,
     SetAutoplay.name: _refuse_if_over,
 }
-"""The refusal of each kind of action a player may send, by its name.
-
-Whether a refusal refuses (not the words it gives) depends only on the phase and on whether
-``player`` is the :func:`decider`, except for :func:`refuse_double`, which also looks at the rule
-set and the cube: :func:`bidak.match.allowed_actions` relies on this to remember its answers.
-"""
+"""The refusal of each kind of action a player may send, by its name."""
 
 
 # -- checking whole actions -----------------------------------------------------------------------

@@ -29,26 +29,11 @@ def allowed_actions(state: MatchState, player: Player) -> frozenset[str]:
 
     ``"move"`` means some play is expected (see :func:`current_plays` for which).
 
-    The answer depends only on the phase, on whether ``player`` is to act and on whether they
-    may double (see :data:`~bidak.match.checks.REFUSALS`), so it is worked out from the refusals
-    once per combination and remembered.
-
     >>> from bidak.match import RuleSet, new_match
     >>> sorted(allowed_actions(new_match(RuleSet(length=3)), Player.ONE))
     ['forfeit', 'opening_roll', 'set_autoplay']
     """
-    key = (state.phase, decider(state) is player, can_double(state, player))
-    allowed = _ALLOWED.get(key)
-    if allowed is None:
-        allowed = frozenset(
-            name for name, refuse in REFUSALS.items() if refuse(state, player) is None
-        )
-        _ALLOWED[key] = allowed
-    return allowed
-
-
-_ALLOWED: dict[tuple[Phase, bool, bool], frozenset[str]] = {}
-""":func:`allowed_actions` by (phase, ``player`` is to act, ``player`` may double): at most 28."""
+    return frozenset(name for name, refuse in REFUSALS.items() if refuse(state, player) is None)
 
 
 def can_double(state: MatchState, player: Player) -> bool:

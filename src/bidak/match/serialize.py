@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import fields
 from enum import Enum
-from functools import lru_cache
 from typing import Any, Final, TypeVar
 
 from bidak.errors import BidakError, InvalidMatchData
@@ -40,17 +39,6 @@ T = TypeVar("T")
 # written as its number, other enums as their value (read as ``_value_``: the ``value`` property
 # costs more than the rest of a field); a ``GameEnd`` is a ``str`` and is written as itself.
 # Tuples become lists.
-
-_MEMO_SIZE: Final = 1024
-"""Entries kept by each of the two Position ID memos (writing and reading): enough for the
-positions of many tables at once."""
-
-
-@lru_cache(maxsize=_MEMO_SIZE)
-def _position_id(position: Position) -> str:
-    """``position.position_id``, remembered: consecutive states of a table often share their
-    position (a roll, a double, a timeout leave it as it was), and the ID takes a while."""
-    return position.position_id
 
 
 def rules_to_json(rules: RuleSet) -> JSON:
@@ -130,7 +118,7 @@ def state_to_json(state: MatchState) -> JSON:
     """
     return {
         "rules": rules_to_json(state.rules),
-        "position": _position_id(state.position),
+        "position": state.position.position_id,
         "score": list(state.score),
         "game": state.game,
         "crawford": state.crawford,
@@ -237,16 +225,9 @@ def _cube(value: object) -> int:
     return value
 
 
-@lru_cache(maxsize=_MEMO_SIZE)
-def _decode_position(position_id: str) -> Position:
-    """``Position.from_position_id``, remembered like :func:`_position_id` (positions are
-    immutable, so states may share one). A refused ID raises and is not remembered."""
-    return Position.from_position_id(position_id)
-
-
 def _position(value: object) -> Position:
     try:
-        return _decode_position(_str(value))
+        return Position.from_position_id(_str(value))
     except BidakError as error:
         raise InvalidMatchData(f"position: {error}") from None
 

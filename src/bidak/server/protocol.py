@@ -195,9 +195,9 @@ def match_view(state: MatchState, seat: Player | None, notation: Notation = str)
     0 = off).
     """
     viewer = Player.ZERO if seat is None else seat
+    position = state.position_for(viewer)
+    pips = state.position.pips  # seen by state.viewer
     seen_by_viewer = viewer is state.viewer
-    position = state.position if seen_by_viewer else state.position.flipped()
-    pips = state.position.pips
     plays = (
         current_plays(state)
         if seat is not None and state.turn is seat and state.dice is not None

@@ -43,6 +43,7 @@ def _json_text(value: object) -> str:
 
 JSON_CODEC: dict[str, Any] = {"json_serializer": _json_text, "json_deserializer": orjson.loads}
 """JSON columns (every match's state and events) read and written with orjson."""
+
 log = logging.getLogger(__name__)
 
 

@@ -44,6 +44,8 @@ from typing import Any, Literal
 
 from rich.table import Table
 
+from bidak.server.collector import Collector  # stdlib only: the server is not imported
+
 COOKIE = "bidak_session"  # bidak.server.accounts.COOKIE, without importing the server
 IN_PROCESS = 300
 """Up to this many matches, the clients run in the calling process."""
@@ -378,10 +380,17 @@ class _Clients:
             ]
             while self.set_up < self.count:
                 await asyncio.sleep(0.05)
-            await started()
-            self.start_at = time.perf_counter()
-            self.stop_at = self.start_at + self.load.duration
-            await asyncio.gather(*pairs, self._own_cpu())
+            # The clients' own collector must not pause them in the window: a full collection
+            # of their thousands of tables and sockets would be counted as the server's latency.
+            collector = Collector(every=1.0)
+            collector.start()
+            try:
+                await started()
+                self.start_at = time.perf_counter()
+                self.stop_at = self.start_at + self.load.duration
+                await asyncio.gather(*pairs, self._own_cpu())
+            finally:
+                await collector.stop()
         return self.tally
 
     async def _own_cpu(self) -> None:

@@ -68,6 +68,7 @@ def serve(
         "port": settings.port,
         "log_level": "info",
         "ws_max_size": settings.max_message_bytes * 4,
+        "ws_per_message_deflate": settings.ws_deflate,
     }
     if workers == 1:
         uvicorn.run(create_app(settings), **options)  # type: ignore[arg-type]

@@ -14,7 +14,10 @@ permanent generation (a constant-time list splice that no collection walks). Cyc
 meanwhile (a connection's teardown, an exception kept with its traceback) would pile up there,
 so when the tracked objects have grown by ``growth`` times since the last full collection, a
 full collection runs: the heap grows to the working set of the busiest hour in a few such
-doublings, and then they stop.
+doublings, and then they stop. (Collecting the young generation at each step, to catch those
+cycles before they are frozen, was measured and dropped: the young objects are mostly the
+legal plays of every table dealt in the last second, and walking them took 50-60 ms a second
+with 2,000 matches.)
 
 The growth is read from the young generation's count just before each freeze (allocations
 less deallocations since the last one), not from ``gc.get_freeze_count()``: that one walks

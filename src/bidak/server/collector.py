@@ -12,16 +12,19 @@ leaves behind, and the collector has almost nothing to find. :class:`Collector` 
 automatic collection off and, every ``every`` seconds, freezes whatever is alive into the
 permanent generation (a constant-time list splice that no collection walks). Cycles made
 meanwhile (a connection's teardown, an exception kept with its traceback) would pile up there,
-so when the tracked objects have grown by ``growth`` times since the last full collection, a
-full collection runs: the heap grows to the working set of the busiest hour in a few such
+so when the heap has grown by ``growth`` times since the last full collection, a full
+collection runs: the heap grows to the working set of the busiest hour in a few such
 doublings, and then they stop. (Collecting the young generation at each step, to catch those
 cycles before they are frozen, was measured and dropped: the young objects are mostly the
 legal plays of every table dealt in the last second, and walking them took 50-60 ms a second
 with 2,000 matches.)
 
-The growth is read from the young generation's count just before each freeze (allocations
-less deallocations since the last one), not from ``gc.get_freeze_count()``: that one walks
-the whole frozen list, which with 2,000 matches took a quarter of the loop's time.
+The heap's size is read as the interpreter's allocated memory blocks
+(``sys.getallocatedblocks()``, a fraction of a millisecond), which stays flat while the server
+serves a steady crowd. Counting the young generation at each freeze instead drifted upwards
+(CPython stops that count at zero when more objects are freed than made), so it called a
+full collection, a second-long stall at 2,000 matches, every few minutes of steady play;
+``gc.get_freeze_count()`` is exact but walks the whole frozen list.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import sys
 import time
 
 log = logging.getLogger(__name__)
@@ -37,16 +41,15 @@ log = logging.getLogger(__name__)
 STALL = 0.1
 """Seconds a full collection may take before it is logged as a warning."""
 
-FLOOR = 100_000
-"""Tracked objects added, at least, before a full collection (the app itself is ~100,000)."""
+FLOOR = 500_000
+"""Memory blocks added, at least, before a full collection (the app itself holds ~450,000)."""
 
 
 class Collector:
     def __init__(self, every: float, growth: float = 2.0, floor: int = FLOOR) -> None:
         self.every, self.growth, self.floor = every, growth, floor
         self.limit = floor
-        self.grown = 0
-        """Tracked objects added (at most) since the last full collection."""
+        """The heap's size (allocated memory blocks) that calls the next full collection."""
         self.full_collections = 0
         self._task: asyncio.Task[None] | None = None
         self._was_enabled = gc.isenabled()
@@ -66,9 +69,8 @@ class Collector:
 
     def step(self) -> None:
         """Freeze what is alive now; a full collection if the heap has grown past the limit."""
-        self.grown += gc.get_count()[0]
-        gc.freeze()  # also sets the young count back to 0
-        if self.grown > self.limit:
+        gc.freeze()
+        if sys.getallocatedblocks() > self.limit:
             self.full()
 
     def full(self) -> int:
@@ -79,14 +81,14 @@ class Collector:
         found = gc.collect()
         gc.freeze()
         alive = gc.get_freeze_count()
-        self.limit = max(self.floor, int(alive * (self.growth - 1)))
-        self.grown = 0
+        blocks = sys.getallocatedblocks()
+        self.limit = blocks + max(self.floor, int(blocks * (self.growth - 1)))
         self.full_collections += 1
         spent = time.perf_counter() - started
         # A long one stalled every table meanwhile: worth an operator's eye.
         log.log(
             logging.WARNING if spent > STALL else logging.INFO,
-            "full collection: %d unreachable, %d alive, %.0f ms; the next after %d more",
+            "full collection: %d unreachable, %d alive, %.0f ms; the next at %d memory blocks",
             found,
             alive,
             spent * 1000,

@@ -46,7 +46,6 @@ from typing import Any, Literal
 from rich.table import Table
 
 from bidak.server.collector import Collector  # stdlib only: the server is not imported
-from bidak.server.collector import __name__ as collector_module
 
 COOKIE = "bidak_session"  # bidak.server.accounts.COOKIE, without importing the server
 IN_PROCESS = 300
@@ -385,7 +384,7 @@ class _Clients:
             # The clients' own collector must not pause them in the window: a full collection
             # of their thousands of tables and sockets would be counted as the server's latency.
             collector = Collector(every=1.0)
-            logging.getLogger(collector_module).setLevel(logging.ERROR)  # the server's concern
+            logging.getLogger("bidak.server.collector").setLevel(logging.ERROR)  # not news here
             collector.start()
             try:
                 await started()

@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections import defaultdict
+import weakref
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -119,7 +119,9 @@ class RoomService:
             pool,
         )
         self._live: dict[str, Live] = {}
-        self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # One lock per match being acted on; it goes away with its last user, so a server
+        # that runs for months does not keep one for every match it ever served.
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._bots: dict[str, Bot] = {}
         self._closing = False
@@ -338,7 +340,10 @@ class RoomService:
         expect_version: int | None,
     ) -> None:
         """Apply one action (or only the automatic steps when ``choose`` gives None)."""
-        async with self._locks[match_id]:
+        lock = self._locks.get(match_id)
+        if lock is None:
+            lock = self._locks[match_id] = asyncio.Lock()
+        async with lock:
             fresh = False
             for _attempt in range(3):
                 live = await self._load(match_id, fresh)

@@ -26,6 +26,8 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from bidak.server.store.turns import Turns
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 MIGRATION_LOCK = 0x62696461  # "bida": the advisory lock key Bidak's migrations hold
 LOCK_WAIT = 5.0
@@ -74,9 +76,9 @@ class Database:
         self.direct = _direct_engine(self.url)
         self._committer = ThreadPoolExecutor(1, thread_name_prefix="bidak-commit")
         self._checkpoints: asyncio.Task[None] | None = None
-        self._writer = asyncio.Lock()  # the direct engine has one connection: one writer
+        self._writer = Turns()  # the direct engine has one connection: one writer
 
-    async def write(self, work: Callable[[Connection], T]) -> T:
+    async def write(self, work: Callable[[Connection], T], *, urgent: bool = False) -> T:
         """Run ``work`` in one transaction and commit; returns what it returned.
 
         For a SQLite file the statements run right here, on the event loop's thread, through
@@ -89,12 +91,17 @@ class Database:
         turns on that connection. Other databases run ``work`` through the async engine.
 
         Every write of the server comes here, so a SQLite file has one writer in the process.
+        ``urgent`` writes (the game's moves) take their turn before the others
+        (:mod:`bidak.server.store.turns`).
         """
         if self.direct is None:
             async with self.engine.begin() as connection:
                 return await connection.run_sync(work)
-        async with self._writer:
+        await self._writer.acquire(urgent)
+        try:
             return await self._write_direct(self.direct, work)
+        finally:
+            self._writer.release()
 
     async def _write_direct(self, direct: Engine, work: Callable[[Connection], T]) -> T:
         pause, give_up = 0.001, time.monotonic() + LOCK_WAIT

@@ -166,13 +166,14 @@ class Store:
         """Store ``changes`` in one transaction; if that fails as a whole, one by one."""
         if len(changes) > 1:
             try:
-                return await self.db.write(partial(_append_all, changes=changes))
+                return await self.db.write(partial(_append_all, changes=changes), urgent=True)
             except Exception:  # e.g. an event key taken: find out whose it was
                 pass
         outcomes: list[Outcome] = []
         for change in changes:
             try:
-                outcomes.extend(await self.db.write(partial(_append_all, changes=[change])))
+                one = partial(_append_all, changes=[change])
+                outcomes.extend(await self.db.write(one, urgent=True))
             except IntegrityError:
                 outcomes.append(Conflict(change.match_id))
             except Exception as failed:

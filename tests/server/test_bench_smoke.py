@@ -7,6 +7,7 @@ bare relay as subprocesses, so it takes some seconds.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from typer.testing import CliRunner
 
@@ -21,9 +22,10 @@ def _row(output: str, label: str) -> list[str]:
     return [cell.strip() for cell in line.split("│")[2:-1]]
 
 
-def test_bench_server_prints_bidak_next_to_the_bare_relay() -> None:
+def test_bench_server_prints_bidak_next_to_the_bare_relay(tmp_path: Path) -> None:
+    kept = tmp_path / "run"
     args = ["bench", "server", "--matches", "3", "--duration", "2", "--think", "0.02-0.1"]
-    result = runner.invoke(app, args, env={"COLUMNS": "100"})
+    result = runner.invoke(app, [*args, "--keep", str(kept)], env={"COLUMNS": "100"})
     assert result.exit_code == 0, result.output
     assert "bidak" in result.output and "bare relay" in result.output
     number = re.compile(r"^\d+(\.\d+)?%?$")
@@ -33,6 +35,22 @@ def test_bench_server_prints_bidak_next_to_the_bare_relay() -> None:
         assert len(cells) == 2 and all(number.match(cell) for cell in cells), (label, cells)
     assert int(_row(result.output, "actions ")[0]) > 0
     assert _row(result.output, "errors") == ["0", "0"]
+    # --keep leaves the server's database and log for a look afterwards.
+    assert (kept / "bench.sqlite3").stat().st_size > 0
+    assert "Bidak on http://" in (kept / "server.log").read_text()
+
+
+def test_bench_server_keeps_its_files_only_in_a_folder_without_an_earlier_run(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "bench.sqlite3").write_bytes(b"an earlier run")
+    wide = {"COLUMNS": "300"}
+    result = runner.invoke(app, ["bench", "server", "--keep", str(tmp_path)], env=wide)
+    assert result.exit_code == 2 and "already holds a bench database" in result.output
+    assert (tmp_path / "bench.sqlite3").read_bytes() == b"an earlier run"
+    args = ["bench", "server", "--keep", str(tmp_path), "--url", "http://x"]
+    result = runner.invoke(app, args, env=wide)
+    assert result.exit_code == 2 and "leave out --url" in result.output
 
 
 def test_think_times_are_a_range_or_one_value() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -92,6 +93,13 @@ def server(
     bus_url: Annotated[
         str | None, typer.Option(help="bus of the server started here, e.g. redis://...")
     ] = None,
+    keep: Annotated[
+        Path | None,
+        typer.Option(
+            help="keep the database and log of the server started here in this folder",
+            file_okay=False,
+        ),
+    ] = None,
 ) -> None:
     """Scripted matches over real WebSockets: actions/s and action-to-broadcast latency, next to
     a bare WebSocket relay with the same connections and pace."""
@@ -102,6 +110,16 @@ def server(
     except ValueError as invalid:
         console.print(f"[bold red]error:[/] {invalid}")
         raise typer.Exit(2) from None
+    if keep is not None:
+        problem = None
+        if url is not None:
+            problem = "--keep keeps the files of a server started here: leave out --url"
+        elif (keep / "bench.sqlite3").exists():
+            problem = f"{keep} already holds a bench database (bench.sqlite3): pick another folder"
+        if problem:
+            console.print(f"[bold red]error:[/] {problem}")
+            raise typer.Exit(2)
+        keep.mkdir(parents=True, exist_ok=True)
     results = run(
         matches,
         duration,
@@ -111,6 +129,7 @@ def server(
         deflate=deflate,
         server_workers=server_workers,
         bus_url=bus_url,
+        folder=keep,
         progress=lambda text: console.print(f"[dim]{text}[/dim]"),
     )
     console.print(results_table(results))

@@ -26,7 +26,7 @@ class Turns:
         return self._held
 
     async def acquire(self, urgent: bool = False) -> None:
-        if not self._held and not self._urgent and not self._others:
+        if not self._held:  # (nobody waits while it is free: release drains the lines first)
             self._held = True
             return
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()

@@ -39,14 +39,14 @@ def get_services(request: Request) -> Services:
 ServicesDep = Annotated[Services, Depends(get_services)]
 
 
-def set_session_cookie(response: Response, token: str, settings: Settings) -> None:
+def set_session_cookie(response: Response, token: str, secure: bool) -> None:
     response.set_cookie(
         COOKIE,
         token,
         max_age=SESSION_MAX_AGE,
         httponly=True,
         samesite="lax",
-        secure=settings.secure_cookies,
+        secure=secure,
         path="/",
     )
 
@@ -55,7 +55,10 @@ async def current_player(request: Request, response: Response, services: Service
     """The visitor's player: resumed from the session cookie, or a new guest with a new cookie."""
     player, token = await resume_or_create(services.store, request.cookies.get(COOKIE))
     if token is not None:
-        set_session_cookie(response, token, services.settings)
+        # Behind a TLS-terminating proxy the request's scheme is https when the proxy is trusted
+        # (uvicorn's --forwarded-allow-ips) and says so in X-Forwarded-Proto.
+        secure = services.settings.secure_cookies or request.url.scheme == "https"
+        set_session_cookie(response, token, secure)
     return player
 
 

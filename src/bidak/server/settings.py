@@ -21,7 +21,7 @@ def default_database_url() -> str:
 class Settings(BaseSettings):
     """Everything the server can be told. ``production`` refuses the default secret."""
 
-    model_config = SettingsConfigDict(env_prefix="BIDAK_", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="BIDAK_", extra="ignore", env_parse_none_str="off")
 
     environment: Literal["development", "production", "test"] = "development"
     host: str = "127.0.0.1"
@@ -32,7 +32,8 @@ class Settings(BaseSettings):
     public_url: str = ""
     """The address players see (for invite links); empty: taken from each request."""
     secure_cookies: bool = False
-    """Mark cookies Secure; set it when the site is served over HTTPS."""
+    """Mark cookies Secure on every response. Without it they are Secure when the request came
+    over HTTPS, as uvicorn sees it (directly, or from a trusted proxy's X-Forwarded-Proto)."""
     bot_delay: float = Field(default=0.6, ge=0.0, le=10.0)
     """Seconds a bot waits before acting, so people can follow."""
     bot_budget: float = Field(default=3.0, gt=0.0, le=60.0)
@@ -52,7 +53,7 @@ class Settings(BaseSettings):
     gc_freeze_seconds: float | None = Field(default=1.0, gt=0.0, le=3600.0)
     """How often what is alive is frozen out of Python's cyclic collector, which otherwise
     stalls every table for 80-300 ms at a time under load (see :mod:`bidak.server.collector`);
-    None keeps the interpreter's own collector."""
+    None (``BIDAK_GC_FREEZE_SECONDS=off``) keeps the interpreter's own collector."""
 
     @model_validator(mode="after")
     def _refuse_default_secret_in_production(self) -> Settings:

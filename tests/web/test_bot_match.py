@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from typing import Any
 
 from tests.web.conftest import DESKTOP, PHONE, screenshot
@@ -12,7 +14,7 @@ from tests.web.test_i18n import check_all_languages
 def test_a_guest_plays_a_whole_one_point_match_against_the_beginner_bot(
     server: Any, pages: Any
 ) -> None:
-    running = server()
+    running = server(review_workers=1, analysis_waiting=0)
     page = pages.new(running.base, PHONE)
     page.goto("/")
     page.wait_for_selector("#guest-warning")  # rules.md 11
@@ -52,9 +54,22 @@ def test_a_guest_plays_a_whole_one_point_match_against_the_beginner_bot(
     screenshot(page, "lobby-desktop")
     page.set_viewport_size(PHONE)
 
-    # The review of the finished match, from the history.
-    item.locator("[data-review]").click()
+    # The review of the finished match, from the history, while someone else's review holds
+    # the engine: the page waits (503, Retry-After) and shows the review once it is free.
+    release = threading.Event()
+    held: list[Any] = []
+    running.loop.call_soon_threadsafe(
+        lambda: held.append(asyncio.ensure_future(running.services.reviews.run(release.wait)))
+    )
+    with page.expect_response(lambda r: "/review" in r.url) as refused:
+        item.locator("[data-review]").click()
+    assert refused.value.status == 503
+    page.wait_for_selector(".spinner")
+    assert page.locator("#move-list").count() == 0
+    release.set()
     page.wait_for_selector("#move-list .move", timeout=60000)
+    # The browser logs the refused request itself; nothing else may have gone wrong.
+    pages.errors[:] = [e for e in pages.errors if "status of 503" not in e]
     assert page.locator("#totals tbody tr").count() == 2
     assert page.locator("#equity-graph .graph-line").count() == 1
     assert page.get_attribute("#export-mat", "href").endswith("/mat")

@@ -17,6 +17,7 @@ from starlette.types import Receive, Scope, Send
 from bidak import __version__
 from bidak.engine.workers import BotPool
 from bidak.server import ws
+from bidak.server.analyst import Analyst
 from bidak.server.bus import bus_from_url
 from bidak.server.clocks import Clock, SystemClock
 from bidak.server.collector import Collector
@@ -69,7 +70,12 @@ def create_app(
         store = Store(db)
         the_clock = clock or SystemClock()
         service = RoomService(store, bus, the_clock, settings, pool, seeds)
-        app.state.services = Services(settings, db, store, bus, the_clock, pool, service)
+        # Hints and reviews on pools of their own: a hint is wanted now, a review takes long.
+        hints = Analyst(settings.hint_workers, settings.analysis_waiting, "bidak-hint")
+        reviews = Analyst(settings.review_workers, settings.analysis_waiting, "bidak-review")
+        app.state.services = Services(
+            settings, db, store, bus, the_clock, pool, service, hints, reviews
+        )
         await service.start()
         db.start_checkpoints()
         collector = None
@@ -83,6 +89,8 @@ def create_app(
                 await collector.stop()
             await service.stop()
             await bus.close()
+            hints.close()
+            reviews.close()
             pool.close()
             await store.close()
             await db.close()

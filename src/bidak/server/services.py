@@ -9,6 +9,7 @@ from fastapi import Depends, Request, Response
 
 from bidak.engine.workers import BotPool
 from bidak.server.accounts import COOKIE, resume_or_create
+from bidak.server.analyst import Analyst
 from bidak.server.bus import Bus
 from bidak.server.clocks import Clock
 from bidak.server.rooms.service import RoomService
@@ -29,6 +30,8 @@ class Services:
     clock: Clock
     pool: BotPool
     rooms: RoomService
+    hints: Analyst
+    reviews: Analyst
 
 
 def get_services(request: Request) -> Services:

@@ -45,6 +45,12 @@ class Settings(BaseSettings):
     at 2,000 matches (and each compressing connection keeps a zlib window)."""
     rate_per_second: float = Field(default=20.0, gt=0.0)
     rate_burst: int = Field(default=40, ge=1)
+    hint_workers: int = Field(default=1, ge=1, le=64)
+    """Threads for the engine's hints (the bots and the reviews have their own)."""
+    review_workers: int = Field(default=1, ge=1, le=64)
+    """Threads for match reviews, which take seconds to minutes each."""
+    analysis_waiting: int = Field(default=4, ge=0, le=1000)
+    """Hints, and reviews, that may wait for a thread; more are refused with 503 at once."""
     instance_id: str = ""
     """A name for this process in logs (several processes may share a database and a bus)."""
     sweep_seconds: float = Field(default=5.0, gt=0.0, le=600.0)

@@ -1,13 +1,16 @@
 """The engine's advice over HTTP: hints at a practice table, and the review of a match.
 
-Both run the engine off the event loop (a worker thread). A review is kept in memory per match
-version and level, so opening it again costs nothing.
+Both run on threads of their own (:class:`~bidak.server.analyst.Analyst`), off the event loop
+and away from the bots; when those are taken and the line is full, the answer is 503 with a
+Retry-After. A review is kept in memory per
+match version and level, so opening it again costs nothing. The engine's verdicts on a friend
+match's decisions stay hidden until the match is over: a review during the match would tell a
+player, for one, whether the double they face is a take.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections import OrderedDict
+from functools import partial
 from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException
@@ -15,15 +18,19 @@ from fastapi import APIRouter, HTTPException
 from bidak.engine.hints import state_hint
 from bidak.engine.review import review_match
 from bidak.errors import BidakError
-from bidak.match import event_from_json
+from bidak.match import Phase, event_from_json, state_from_json
+from bidak.server.analyst import Busy
 from bidak.server.rooms.service import RoomError, seat_of
 from bidak.server.services import PlayerDep, ServicesDep
 
 router = APIRouter(tags=["analysis"])
 
 Level = Literal["1ply", "2ply", "3ply"]
-_REVIEWS: OrderedDict[tuple[str, int, str], dict[str, Any]] = OrderedDict()
-_KEEP = 64
+RETRY_SECONDS = 5
+
+
+def _busy(error: Busy) -> HTTPException:
+    return HTTPException(503, str(error), headers={"Retry-After": str(RETRY_SECONDS)})
 
 
 @router.get("/api/rooms/{code}/hint")
@@ -48,7 +55,9 @@ async def hint(
     if not deciding and not (state.phase.value == "doubled" and state.turn is not seat):
         raise HTTPException(409, "There is no decision of yours to advise on right now")
     try:
-        advice = await asyncio.to_thread(state_hint, state, level)
+        advice = await services.hints.run(partial(state_hint, state, level))
+    except Busy as error:
+        raise _busy(error) from None
     except BidakError as error:
         raise HTTPException(409, str(error)) from None
     if advice is None:
@@ -63,19 +72,25 @@ async def review(match_id: str, services: ServicesDep, level: Level = "1ply") ->
     row = await services.store.match(match_id)
     if row is None:
         raise HTTPException(404, "There is no such match")
+    if state_from_json(row.state).phase is not Phase.MATCH_OVER:
+        room = await services.store.room(row.room_code)
+        if room is None or room.kind != "practice":
+            raise HTTPException(409, "The review of a match between players opens when it ends")
+
     key = (match_id, row.version, level)
-    cached = _REVIEWS.get(key)
-    if cached is not None:
-        _REVIEWS.move_to_end(key)
-        return cached
-    rows = await services.store.events(match_id)
+    kept = services.reviews.kept(key)
+    if kept is not None:
+        return kept
+    rows = [r for r in await services.store.events(match_id) if r.version <= row.version]
     events = [event_from_json(r.payload) for r in rows]
+
+    def work() -> dict[str, Any]:
+        result = review_match(events, level)
+        return {"match_id": match_id, "version": row.version, **result.to_json()}
+
     try:
-        result = await asyncio.to_thread(review_match, events, level)
+        return await services.reviews.review(key, work)
+    except Busy as error:
+        raise _busy(error) from None
     except BidakError as error:
         raise HTTPException(409, str(error)) from None
-    body: dict[str, Any] = {"match_id": match_id, "version": row.version, **result.to_json()}
-    _REVIEWS[key] = body
-    while len(_REVIEWS) > _KEEP:
-        _REVIEWS.popitem(last=False)
-    return body

@@ -11,6 +11,7 @@ import { boardFromXgid } from "./xgid.js";
 
 export function mountReview(root, matchId, { navigate }) {
   const v = { data: null, error: false, game: 0, index: 0, viewer: 0, names: null };
+  let retry = null;
   const board = createBoard({ label: t("board.label") });
 
   async function load() {
@@ -25,7 +26,12 @@ export function mountReview(root, matchId, { navigate }) {
       }
       const first = data.games.findIndex((g) => g.decisions.length);
       v.game = Math.max(0, first);
-    } catch {
+    } catch (error) {
+      // 503: the engine is busy with other reviews; the server says when to ask again.
+      if (error.status === 503) {
+        retry = setTimeout(load, 5000);
+        return;
+      }
       v.error = true;
     }
     draw();
@@ -188,5 +194,5 @@ export function mountReview(root, matchId, { navigate }) {
   const off = onLanguage(draw);
   draw();
   load();
-  return () => { off(); document.removeEventListener("keydown", onKey); };
+  return () => { off(); clearTimeout(retry); document.removeEventListener("keydown", onKey); };
 }

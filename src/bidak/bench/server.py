@@ -263,6 +263,11 @@ def relay_app(reply_bytes: int) -> Callable[..., Awaitable[None]]:
 # -- the clients ----------------------------------------------------------------------------------
 
 
+class NewPlayersRefused(Exception):
+    """The server refused new guests from this address (429): a server given with ``--url``
+    needs ``BIDAK_GUESTS_PER_MINUTE`` above two players a match."""
+
+
 @dataclass
 class Tally:
     """What the clients of one load run saw."""
@@ -442,6 +447,8 @@ class _Clients:
 
     async def _guest(self) -> str:
         answer = await self.http.get("/api/me", headers={"Cookie": "new=1"})
+        if answer.status_code == 429:
+            raise NewPlayersRefused(answer.text)
         answer.raise_for_status()
         token: str = answer.cookies[COOKIE]
         return token
@@ -734,7 +741,8 @@ def run(
             server = ServerProcess.bidak(
                 database, log=where / "server.log", workers=server_workers, bus_url=bus_url
             )
-            server.start(BIDAK_BOT_DELAY="0")
+            # Every player of the bench comes from this one address.
+            server.start(BIDAK_BOT_DELAY="0", BIDAK_GUESTS_PER_MINUTE="1000000000")
         try:
             if server is not None:
                 asyncio.run(server.ready())

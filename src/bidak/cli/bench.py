@@ -79,7 +79,12 @@ def server(
         str, typer.Option(help="seconds a client thinks before acting: LOW-HIGH, e.g. 2-5")
     ] = "0.5-2",
     url: Annotated[
-        str | None, typer.Option(help="a running server, e.g. http://127.0.0.1:8000 [start one]")
+        str | None,
+        typer.Option(
+            help="a running server, e.g. http://127.0.0.1:8000, started with"
+            " BIDAK_GUESTS_PER_MINUTE=1000000000 (all players come from one address)"
+            " [start one]"
+        ),
     ] = None,
     workers: Annotated[
         int | None, typer.Option(help="load-generator processes (0: this one) [by size]")

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import secrets
 
-from bidak.server.store.models import PlayerRow
-from bidak.server.store.repo import Store
-
 COOKIE = "bidak_session"
 _ADJECTIVES = (
     "Brave",
@@ -57,13 +54,3 @@ def clean_name(name: str) -> str:
     if not 1 <= len(text) <= 24 or not text.isprintable():
         raise ValueError("a name has 1 to 24 printable characters")
     return text
-
-
-async def resume_or_create(store: Store, token: str | None) -> tuple[PlayerRow, str | None]:
-    """The player of ``token``, or a new guest with a new token (returned only when new)."""
-    if token:
-        player = await store.player_for_token(token)
-        if player is not None:
-            return player, None
-    player, new_token = await store.create_guest(guest_name())
-    return player, new_token

@@ -22,6 +22,7 @@ from bidak.server.bus import bus_from_url
 from bidak.server.clocks import Clock, SystemClock
 from bidak.server.collector import Collector
 from bidak.server.dice import new_seed
+from bidak.server.limits import Buckets
 from bidak.server.rooms.service import RoomService
 from bidak.server.routes import analysis, matches, me, rooms
 from bidak.server.services import Services
@@ -73,8 +74,11 @@ def create_app(
         # Hints and reviews on pools of their own: a hint is wanted now, a review takes long.
         hints = Analyst(settings.hint_workers, settings.analysis_waiting, "bidak-hint")
         reviews = Analyst(settings.review_workers, settings.analysis_waiting, "bidak-review")
+        per_minute = settings.guests_per_minute
+        guests = Buckets(per_minute / 60, per_minute)
+        rooms = Buckets(settings.rooms_per_minute / 60, settings.rooms_per_minute)
         app.state.services = Services(
-            settings, db, store, bus, the_clock, pool, service, hints, reviews
+            settings, db, store, bus, the_clock, pool, service, hints, reviews, guests, rooms
         )
         await service.start()
         db.start_checkpoints()

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Annotated
 
-from fastapi import Depends, Request, Response
+from fastapi import Depends, HTTPException, Request, Response
 
 from bidak.engine.workers import BotPool
-from bidak.server.accounts import COOKIE, resume_or_create
+from bidak.server.accounts import COOKIE, guest_name
 from bidak.server.analyst import Analyst
 from bidak.server.bus import Bus
 from bidak.server.clocks import Clock
+from bidak.server.limits import Buckets
 from bidak.server.rooms.service import RoomService
 from bidak.server.settings import Settings
 from bidak.server.store.db import Database
@@ -32,6 +34,10 @@ class Services:
     rooms: RoomService
     hints: Analyst
     reviews: Analyst
+    new_guests: Buckets
+    """By client address."""
+    new_rooms: Buckets
+    """By player."""
 
 
 def get_services(request: Request) -> Services:
@@ -40,6 +46,17 @@ def get_services(request: Request) -> Services:
 
 
 ServicesDep = Annotated[Services, Depends(get_services)]
+
+
+def too_soon(wait: float, what: str) -> None:
+    """Refuse with 429 and a Retry-After when a limit says ``wait`` seconds (0: go ahead)."""
+    if wait > 0:
+        seconds = max(1, math.ceil(wait))
+        raise HTTPException(
+            429,
+            f"Too many {what} at once; try again in {seconds} s",
+            headers={"Retry-After": str(seconds)},
+        )
 
 
 def set_session_cookie(response: Response, token: str, secure: bool) -> None:
@@ -56,12 +73,18 @@ def set_session_cookie(response: Response, token: str, secure: bool) -> None:
 
 async def current_player(request: Request, response: Response, services: ServicesDep) -> PlayerRow:
     """The visitor's player: resumed from the session cookie, or a new guest with a new cookie."""
-    player, token = await resume_or_create(services.store, request.cookies.get(COOKIE))
-    if token is not None:
-        # Behind a TLS-terminating proxy the request's scheme is https when the proxy is trusted
-        # (uvicorn's --forwarded-allow-ips) and says so in X-Forwarded-Proto.
-        secure = services.settings.secure_cookies or request.url.scheme == "https"
-        set_session_cookie(response, token, secure)
+    token = request.cookies.get(COOKIE)
+    player = await services.store.player_for_token(token) if token else None
+    if player is not None:
+        return player
+    # The address is the proxy's X-Forwarded-For when uvicorn trusts the proxy.
+    address = request.client.host if request.client else ""
+    too_soon(services.new_guests.take(address, services.clock.now()), "new players")
+    player, token = await services.store.create_guest(guest_name())
+    # Behind a TLS-terminating proxy the request's scheme is https when the proxy is trusted
+    # (uvicorn's --forwarded-allow-ips) and says so in X-Forwarded-Proto.
+    secure = services.settings.secure_cookies or request.url.scheme == "https"
+    set_session_cookie(response, token, secure)
     return player
 
 

@@ -45,6 +45,11 @@ class Settings(BaseSettings):
     at 2,000 matches (and each compressing connection keeps a zlib window)."""
     rate_per_second: float = Field(default=20.0, gt=0.0)
     rate_burst: int = Field(default=40, ge=1)
+    guests_per_minute: float = Field(default=30.0, gt=0.0)
+    """New guests one client address may create a minute, in bursts of as many (a whole
+    school or a mobile network's shared address makes its first visits within that)."""
+    rooms_per_minute: float = Field(default=12.0, gt=0.0)
+    """Rooms one player may create a minute, in bursts of as many."""
     hint_workers: int = Field(default=1, ge=1, le=64)
     """Threads for the engine's hints (the bots and the reviews have their own)."""
     review_workers: int = Field(default=1, ge=1, le=64)

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from bidak.match import Player
 from bidak.server.accounts import COOKIE
 from bidak.server.bus import BusLost, Subscription
+from bidak.server.limits import Bucket
 from bidak.server.protocol import (
     PROTOCOL_VERSION,
     ClientMessage,
@@ -37,24 +38,6 @@ from bidak.server.views import dumps, with_table
 router = APIRouter()
 
 
-class RateLimit:
-    """A token bucket: ``rate`` messages a second on average, bursts up to ``burst``."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, float(burst)
-        self.tokens = float(burst)
-        self.last = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
 class Connection:
     def __init__(self, socket: WebSocket, services: Services, player: PlayerRow | None) -> None:
         self.socket = socket
@@ -68,7 +51,7 @@ class Connection:
         self._forwarder: asyncio.Task[None] | None = None
         self._subscription: Subscription | None = None
         settings = services.settings
-        self._limit = RateLimit(settings.rate_per_second, settings.rate_burst)
+        self._limit = Bucket(settings.rate_per_second, settings.rate_burst, time.monotonic())
 
     async def send(self, message: dict[str, Any] | str) -> None:
         """Send a message, given as a dict or as its JSON text already."""
@@ -92,7 +75,7 @@ class Connection:
                 if size > limit:
                     await self.send(error("too_large", f"Messages are at most {limit} bytes"))
                     continue
-                if not self._limit.allow():
+                if self._limit.take(time.monotonic()) > 0:
                     await self.send(error("rate_limited", "Too many messages; slow down"))
                     continue
                 if text is None:  # a binary frame: the protocol is JSON text

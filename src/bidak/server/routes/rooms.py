@@ -6,7 +6,7 @@ from fastapi import APIRouter, HTTPException, Request
 
 from bidak.server.rooms.service import RoomError, seat_of
 from bidak.server.schemas import RoomInfo, RoomOptions, SeatInfo
-from bidak.server.services import PlayerDep, Services, ServicesDep
+from bidak.server.services import PlayerDep, Services, ServicesDep, too_soon
 from bidak.server.store.models import PlayerRow, RoomRow
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
@@ -58,6 +58,7 @@ async def create_room(
     options: RoomOptions, request: Request, player: PlayerDep, services: ServicesDep
 ) -> RoomInfo:
     """Create a room. A practice match starts at once; a friend room waits for the invitee."""
+    too_soon(services.new_rooms.take(player.id, services.clock.now()), "new rooms")
     if options.kind == "practice":
         room = await services.rooms.create_practice(player, options)
     else:

@@ -133,8 +133,8 @@ export function mountLobby(root, { navigate, me, setMe }) {
     try {
       const room = await api.createRoom({ kind: "practice", length: practice.length, cube: practice.length === 1 ? false : practice.cube, level: practice.level });
       navigate(`/room/${room.code}`);
-    } catch {
-      toast(tx("error.generic"), "error");
+    } catch (error) {
+      toast(tx(error.status === 429 ? "error.too_many" : "error.generic"), "error");
     }
   }
 
@@ -142,8 +142,8 @@ export function mountLobby(root, { navigate, me, setMe }) {
     try {
       const room = await api.createRoom({ kind: "friend", ...friend });
       navigate(`/room/${room.code}`);
-    } catch {
-      toast(tx("error.generic"), "error");
+    } catch (error) {
+      toast(tx(error.status === 429 ? "error.too_many" : "error.generic"), "error");
     }
   }
 

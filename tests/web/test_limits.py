@@ -1,0 +1,27 @@
+"""A player who starts games faster than the server allows is told so, in their language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.conftest import PHONE
+
+
+def test_starting_too_many_games_at_once_says_to_wait(server: Any, pages: Any) -> None:
+    running = server(rooms_per_minute=1)
+    page = pages.new(running.base, PHONE)
+    page.goto("/")
+    page.select_option("#lang", "fi")
+    page.click('[data-name="level"] [data-value="beginner"]')
+    page.click("#start-practice")
+    page.wait_for_selector("#main svg.board")
+    page.goto("/#/")
+    page.wait_for_selector("#start-practice")
+    with page.expect_response(lambda r: r.url.endswith("/api/rooms")) as refused:
+        page.click("#start-practice")
+    assert refused.value.status == 429
+    page.wait_for_selector(".toast-error")
+    assert "minuutin päästä" in page.inner_text(".toast-error")
+    assert page.locator("#main svg.board").count() == 0, "no table for a refused game"
+    # The browser logs the refused request itself; nothing else may have gone wrong.
+    pages.errors[:] = [e for e in pages.errors if "status of 429" not in e]

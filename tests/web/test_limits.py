@@ -1,10 +1,13 @@
-"""A player who starts games faster than the server allows is told so, in their language."""
+"""A player who meets a server limit is told so, in their language, and can go on after it."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from typing import Any
 
 from tests.web.conftest import PHONE
+from tests.web.helpers import wait_for_my_move_or_end
 
 
 def test_starting_too_many_games_at_once_says_to_wait(server: Any, pages: Any) -> None:
@@ -25,3 +28,29 @@ def test_starting_too_many_games_at_once_says_to_wait(server: Any, pages: Any) -
     assert page.locator("#main svg.board").count() == 0, "no table for a refused game"
     # The browser logs the refused request itself; nothing else may have gone wrong.
     pages.errors[:] = [e for e in pages.errors if "status of 429" not in e]
+
+
+def test_a_hint_while_the_engine_is_busy_says_so_and_the_next_one_comes(
+    server: Any, pages: Any
+) -> None:
+    running = server(hint_workers=1, analysis_waiting=0)
+    page = pages.new(running.base, PHONE)
+    page.goto("/")
+    page.click('[data-name="level"] [data-value="beginner"]')
+    page.click('[data-name="practice-length"] [data-value="1"]')
+    page.click("#start-practice")
+    page.wait_for_selector("#main svg.board")
+    assert wait_for_my_move_or_end(page) == "move"
+
+    release = threading.Event()
+    held: list[Any] = []
+    running.loop.call_soon_threadsafe(
+        lambda: held.append(asyncio.ensure_future(running.services.hints.run(release.wait)))
+    )
+    page.click("#btn-hint")
+    page.wait_for_selector("#hint-error")
+    assert "busy" in page.inner_text("#hint-error")
+    release.set()
+    page.click("#btn-hint")
+    page.wait_for_selector("#hint-list .hint-item")
+    pages.errors[:] = [e for e in pages.errors if "status of 503" not in e]

@@ -604,7 +604,7 @@ export function mountTable(root, code, { navigate }) {
         v.hint.shown = 0;
       }
     } catch (error) {
-      v.hint = { error: true };
+      v.hint = { error: true, busy: error.status === 503 };
     }
     renderHint();
     renderBoard();
@@ -622,7 +622,7 @@ export function mountTable(root, code, { navigate }) {
     const close = button("btn.close", () => { v.hint = null; v.hintArrows = null; renderHint(); renderBoard(); }, { class: "btn ghost small" });
     el.hint.append(h("div", { class: "panel-head" }, tx("hint.title", null, "h3"), close));
     if (hint.loading) { el.hint.append(h("div", { class: "spinner-row" }, h("span", { class: "spinner" }), tx("hint.loading"))); return; }
-    if (hint.error) { el.hint.append(tx("hint.none", null, "p", { class: "muted" })); return; }
+    if (hint.error) { el.hint.append(tx(hint.busy ? "hint.busy" : "hint.none", null, "p", { class: "muted", id: "hint-error" })); return; }
     const data = hint.hint;
     if (hint.kind === "PlayHint") {
       const list = h("ol", { class: "hint-list", id: "hint-list" });

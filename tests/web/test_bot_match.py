@@ -58,9 +58,12 @@ def test_a_guest_plays_a_whole_one_point_match_against_the_beginner_bot(
     # the engine: the page waits (503, Retry-After) and shows the review once it is free.
     release = threading.Event()
     held: list[Any] = []
-    running.loop.call_soon_threadsafe(
-        lambda: held.append(asyncio.ensure_future(running.services.reviews.run(release.wait)))
-    )
+
+    async def hold() -> None:  # on the server's loop, until the work has its thread
+        held.append(asyncio.ensure_future(running.services.reviews.run(release.wait)))
+        await asyncio.sleep(0)
+
+    running.call(hold)
     with page.expect_response(lambda r: "/review" in r.url) as refused:
         item.locator("[data-review]").click()
     assert refused.value.status == 503

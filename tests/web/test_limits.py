@@ -44,9 +44,12 @@ def test_a_hint_while_the_engine_is_busy_says_so_and_the_next_one_comes(
 
     release = threading.Event()
     held: list[Any] = []
-    running.loop.call_soon_threadsafe(
-        lambda: held.append(asyncio.ensure_future(running.services.hints.run(release.wait)))
-    )
+
+    async def hold() -> None:  # on the server's loop, until the work has its thread
+        held.append(asyncio.ensure_future(running.services.hints.run(release.wait)))
+        await asyncio.sleep(0)
+
+    running.call(hold)
     page.click("#btn-hint")
     page.wait_for_selector("#hint-error")
     assert "busy" in page.inner_text("#hint-error")

@@ -45,8 +45,7 @@ async def test_hint_then_review(tmp_path: Path) -> None:
 async def test_hints_are_only_for_your_own_practice_table(tmp_path: Path) -> None:
     async with running_server(server_settings(tmp_path)) as running:
         async with Client(running) as alice, Client(running) as bob:
-            room = (await alice.http.post("/api/rooms", json={"kind": "friend"})).json()
-            await bob.http.post(f"/api/rooms/{room['code']}/join")
+            room, _ = await friend_room(alice, bob)
             answer = await alice.http.get(f"/api/rooms/{room['code']}/hint")
             assert answer.status_code == 403
             missing = await alice.http.get("/api/rooms/nope/hint")

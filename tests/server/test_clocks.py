@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bidak.server.clocks import ManualClock
-from tests.server.harness import Client, running_server, server_settings
+from tests.server.harness import Client, friend_room, running_server, server_settings
 
 pytestmark = pytest.mark.anyio
 
@@ -23,13 +23,7 @@ def _events(client: Client) -> list[dict[str, Any]]:
 
 
 async def _friend_room(alice: Client, bob: Client, policy: str) -> dict[str, Any]:
-    room: dict[str, Any] = (
-        await alice.http.post(
-            "/api/rooms",
-            json={"kind": "friend", "length": 3, "move_seconds": 30, "timeout_policy": policy},
-        )
-    ).json()
-    await bob.http.post(f"/api/rooms/{room['code']}/join")
+    room, _ = await friend_room(alice, bob, move_seconds=30, timeout_policy=policy)
     await alice.join(room["code"])
     await bob.join(room["code"])
     return room

@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from bidak.server.protocol import ClientMessage, Intent, Join, Ping
-from tests.server.harness import Client, Running, running_server, server_settings
+from tests.server.harness import Client, Running, friend_room, running_server, server_settings
 from tests.server.scripted import Script
 
 T = TypeVar("T")
@@ -119,8 +119,7 @@ async def _open_table(stack: contextlib.AsyncExitStack, folder: Path, loop: Loop
         for name in ("alice", "bob", "eve", "mallory")
     }
     alice, bob, eve, mallory = clients.values()
-    room = (await alice.http.post("/api/rooms", json={"kind": "friend", "length": 3})).json()
-    room = (await bob.http.post(f"/api/rooms/{room['code']}/join")).json()
+    _, room = await friend_room(alice, bob)
     for client in (alice, bob, eve):
         await client.join(room["code"])
     await mallory.connect()
@@ -495,8 +494,7 @@ async def test_a_burst_past_the_rate_limit_is_refused_message_by_message(tmp_pat
     async with running_server(config) as running:
         with ErrorLog().watching("", "uvicorn") as log:
             async with Client(running) as alice, Client(running) as bob:
-                room = (await alice.http.post("/api/rooms", json={"kind": "friend"})).json()
-                room = (await bob.http.post(f"/api/rooms/{room['code']}/join")).json()
+                _, room = await friend_room(alice, bob)
                 await running.services.rooms.settle()
                 await alice.join(room["code"])  # one message: burst - 1 tokens left
                 await bob.join(room["code"])

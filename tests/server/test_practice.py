@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.harness import Client, running_server, server_settings
+from tests.server.harness import Client, friend_room, running_server, server_settings
 from tests.server.scripted import Script, drive
 
 pytestmark = pytest.mark.anyio
@@ -45,10 +45,7 @@ async def test_a_reconnect_in_the_middle_of_a_turn_gets_exactly_what_was_missed(
 ) -> None:
     async with running_server(server_settings(tmp_path)) as running:
         async with Client(running) as alice, Client(running) as bob:
-            room = (
-                await alice.http.post("/api/rooms", json={"kind": "friend", "length": 3})
-            ).json()
-            await bob.http.post(f"/api/rooms/{room['code']}/join")
+            room, _ = await friend_room(alice, bob)
             await alice.join(room["code"])
             await bob.join(room["code"])
             # Bob drops his connection while it is his turn or Alice's; Alice keeps playing.
@@ -80,8 +77,7 @@ async def test_a_reconnect_in_the_middle_of_a_turn_gets_exactly_what_was_missed(
 async def test_bad_intents_get_an_error_and_change_nothing(tmp_path: Path) -> None:
     async with running_server(server_settings(tmp_path)) as running:
         async with Client(running) as alice, Client(running) as bob, Client(running) as eve:
-            room = (await alice.http.post("/api/rooms", json={"kind": "friend"})).json()
-            room = (await bob.http.post(f"/api/rooms/{room['code']}/join")).json()
+            _, room = await friend_room(alice, bob)
             await alice.join(room["code"])
             await eve.join(room["code"])
             before = alice.version

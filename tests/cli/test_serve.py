@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
@@ -46,3 +47,56 @@ def test_off_turns_an_optional_setting_off(monkeypatch: pytest.MonkeyPatch) -> N
     assert Settings().gc_freeze_seconds is None
     monkeypatch.setenv("BIDAK_GC_FREEZE_SECONDS", "2.5")
     assert Settings().gc_freeze_seconds == 2.5
+
+
+def refused_port() -> int:
+    """A loopback port nothing listens on (it was free a moment ago)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+@pytest.mark.parametrize(
+    ("option", "url", "says"),
+    [
+        ("--database-url", "nonsense", "BIDAK_DATABASE_URL 'nonsense' is not a database"),
+        ("--database-url", "mysql://root@127.0.0.1/test", "sqlite:///"),
+        ("--bus-url", "kafka://127.0.0.1", "BIDAK_BUS_URL 'kafka://127.0.0.1' is not a bus"),
+    ],
+)
+def test_a_url_bidak_cannot_use_is_refused_by_name(option: str, url: str, says: str) -> None:
+    result = CliRunner().invoke(app, ["serve", option, url])
+    assert result.exit_code == 2, result.output
+    assert says in " ".join(result.output.split())
+    assert "Traceback" not in result.output
+
+
+def test_an_unreachable_database_or_bus_stops_the_server_with_the_reason(tmp_path: Path) -> None:
+    port = refused_port()
+    cases = [
+        (
+            ["--database-url", f"postgresql://bidak:s3cret@127.0.0.1:{port}/bidak"],
+            f"cannot open the database postgresql://bidak:***@127.0.0.1:{port}/bidak",
+        ),
+        (
+            ["--database-url", f"sqlite:///{tmp_path / 'missing' / 'folder' / 'x.sqlite3'}"],
+            "cannot open the database",
+        ),
+        (
+            [
+                "--database-url",
+                f"sqlite:///{tmp_path / 'ok.sqlite3'}",
+                "--bus-url",
+                f"redis://127.0.0.1:{port}/0",
+            ],
+            f"cannot reach the bus redis://127.0.0.1:{port}/0",
+        ),
+    ]
+    for options, says in cases:
+        result = CliRunner().invoke(app, ["serve", *options])
+        assert result.exit_code == 2, result.output
+        text = " ".join(result.output.split())
+        assert says in text, text
+        assert "s3cret" not in text, "the password stays out of the message"
+        assert "Traceback" not in result.output

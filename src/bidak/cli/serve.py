@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 from typing import Annotated
 
@@ -34,6 +35,7 @@ def serve(
     from pydantic import ValidationError
 
     from bidak.server.app import create_app
+    from bidak.server.preflight import problems
     from bidak.server.settings import Settings
 
     overrides = {
@@ -49,14 +51,21 @@ def serve(
     try:
         settings = Settings(**overrides)  # type: ignore[arg-type]
     except ValidationError as invalid:
-        for problem in invalid.errors():
-            console.print(f"[bold red]error:[/] {problem['msg']}")
+        for details in invalid.errors():
+            message = details["msg"].removeprefix("Value error, ")
+            console.print(f"[bold red]error:[/] {message}")
         raise typer.Exit(2) from None
     if workers > 1 and settings.bus_url.startswith("memory://"):
         console.print(
             "[bold red]error:[/] several workers must share a bus: add --bus-url redis://..."
             " (the in-process bus reaches only its own process)"
         )
+        raise typer.Exit(2)
+    # An unreachable database or bus stops here, with the address and the reason.
+    found = asyncio.run(problems(settings))
+    for problem in found:
+        console.print(f"[bold red]error:[/] {problem}")
+    if found:
         raise typer.Exit(2)
     shown = settings.database_url.split("@")[-1]
     console.print(

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Literal
 
 import platformdirs
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_SECRET = "change-me-dev-secret"
@@ -65,6 +65,33 @@ class Settings(BaseSettings):
     """How often what is alive is frozen out of Python's cyclic collector, which otherwise
     stalls every table for 80-300 ms at a time under load (see :mod:`bidak.server.collector`);
     None (``BIDAK_GC_FREEZE_SECONDS=off``) keeps the interpreter's own collector."""
+
+    @field_validator("database_url")
+    @classmethod
+    def _known_database(cls, url: str) -> str:
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError
+
+        try:
+            backend = make_url(url).get_backend_name()
+        except ArgumentError:
+            backend = ""
+        if backend not in ("sqlite", "postgresql"):
+            raise ValueError(
+                f"BIDAK_DATABASE_URL {url!r} is not a database Bidak can use: give"
+                " sqlite:///path/to/file.sqlite3 or postgresql://user@host:port/database"
+            )
+        return url
+
+    @field_validator("bus_url")
+    @classmethod
+    def _known_bus(cls, url: str) -> str:
+        if not url.startswith(("memory://", "redis://", "rediss://", "unix://")):
+            raise ValueError(
+                f"BIDAK_BUS_URL {url!r} is not a bus Bidak can use: give memory:// or"
+                " redis://host:port/db"
+            )
+        return url
 
     @model_validator(mode="after")
     def _refuse_default_secret_in_production(self) -> Settings:

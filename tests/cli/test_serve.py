@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import resource
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from bidak.cli import app
+from bidak.server.openfiles import LOW
 from bidak.server.settings import Settings
 
 
@@ -100,3 +105,55 @@ def test_an_unreachable_database_or_bus_stops_the_server_with_the_reason(tmp_pat
         assert says in text, text
         assert "s3cret" not in text, "the password stays out of the message"
         assert "Traceback" not in result.output
+
+
+def _serve_with_open_files(soft: int, hard: int, *args: str) -> subprocess.CompletedProcess[str]:
+    """``bidak serve`` in a process started with these open-files limits."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+    return subprocess.run(
+        [sys.executable, "-c", "from bidak.cli import main; main()", "serve", *args],
+        preexec_fn=limit,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "COLUMNS": "200"},
+    )
+
+
+def test_serve_lifts_its_open_files_limit_and_warns_when_it_cannot(tmp_path: Path) -> None:
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 2 * LOW:
+        pytest.skip(f"this machine's hard open-files limit ({hard}) is too low to test with")
+    # A bus that does not answer ends the run right after the open-files check.
+    stop_early = ["--database-url", f"sqlite:///{tmp_path / 'x.sqlite3'}"]
+    stop_early += ["--bus-url", f"redis://127.0.0.1:{refused_port()}/0"]
+    lifted = _serve_with_open_files(1024, 2 * LOW, *stop_early)
+    assert lifted.returncode == 2, lifted.stderr
+    assert "cannot reach the bus" in lifted.stderr
+    assert "warning" not in lifted.stderr, "1,024 was lifted to the hard limit"
+
+    capped = _serve_with_open_files(512, 512, *stop_early)
+    assert capped.returncode == 2, capped.stderr
+    assert "may open 512 files" in capped.stderr and "ulimit -Hn" in capped.stderr
+
+
+def test_the_limit_is_lifted_to_the_hard_limit() -> None:
+    script = (
+        "import resource\n"
+        "from bidak.server.openfiles import raise_open_files\n"
+        "print(raise_open_files(), resource.getrlimit(resource.RLIMIT_NOFILE)[1])\n"
+    )
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = min(hard, 4096) if hard != resource.RLIM_INFINITY else 4096
+    answer = subprocess.run(
+        [sys.executable, "-c", script],
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (256, wanted)),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    now, ceiling = answer.stdout.split()
+    assert int(now) == int(ceiling) == wanted

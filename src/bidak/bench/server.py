@@ -31,7 +31,6 @@ import math
 import multiprocessing
 import os
 import random
-import resource
 import signal
 import socket
 import subprocess
@@ -46,6 +45,7 @@ from typing import Any, Literal
 from rich.table import Table
 
 from bidak.server.collector import Collector  # stdlib only: the server is not imported
+from bidak.server.openfiles import raise_open_files  # stdlib only, as above
 
 COOKIE = "bidak_session"  # bidak.server.accounts.COOKIE, without importing the server
 IN_PROCESS = 300
@@ -92,16 +92,6 @@ def free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
-
-
-def raise_open_files() -> int:
-    """Lift this process's open-files limit to the hard limit (children inherit it)."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard == resource.RLIM_INFINITY or hard > soft:
-        wanted = 1_048_576 if hard == resource.RLIM_INFINITY else hard
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
-    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
 class ServerProcess:

@@ -35,6 +35,7 @@ def serve(
     from pydantic import ValidationError
 
     from bidak.server.app import create_app
+    from bidak.server.openfiles import LOW, raise_open_files
     from bidak.server.preflight import problems
     from bidak.server.settings import Settings
 
@@ -61,6 +62,13 @@ def serve(
             " (the in-process bus reaches only its own process)"
         )
         raise typer.Exit(2)
+    files = raise_open_files()
+    if files is not None and files < LOW:
+        console.print(
+            f"[bold yellow]warning:[/] this process may open {files} files, so it holds about"
+            f" {files - 64} connections at most (two a match): raise the hard limit"
+            " (ulimit -Hn, LimitNOFILE= in a systemd unit) to serve more"
+        )
     # An unreachable database or bus stops here, with the address and the reason.
     found = asyncio.run(problems(settings))
     for problem in found:

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 import uvicorn
 
+from bidak.server.analyst import Analyst
 from bidak.server.app import create_app
 from bidak.server.clocks import Clock
 from bidak.server.services import Services
@@ -43,6 +44,7 @@ class ServerThread:
         self.started = threading.Event()
         self.failure: BaseException | None = None
         self.base = ""
+        self._held: list[asyncio.Future[Any]] = []
 
     def _run(self) -> None:
         asyncio.set_event_loop(self.loop)
@@ -87,6 +89,18 @@ class ServerThread:
             return await make()
 
         return asyncio.run_coroutine_threadsafe(run(), self.loop).result(timeout)
+
+    def occupy(self, analyst: Analyst) -> threading.Event:
+        """Give ``analyst`` work (on its only thread, when it has one) that lasts until the
+        returned event is set, as another player's hint or review would."""
+        release = threading.Event()
+
+        async def take() -> None:  # returns once the work has its thread
+            self._held.append(asyncio.ensure_future(analyst.run(release.wait)))
+            await asyncio.sleep(0)
+
+        self.call(take)
+        return release
 
     @property
     def services(self) -> Services:

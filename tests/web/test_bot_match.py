@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from typing import Any
 
 from tests.web.conftest import DESKTOP, PHONE, screenshot
@@ -56,14 +54,7 @@ def test_a_guest_plays_a_whole_one_point_match_against_the_beginner_bot(
 
     # The review of the finished match, from the history, while someone else's review holds
     # the engine: the page waits (503, Retry-After) and shows the review once it is free.
-    release = threading.Event()
-    held: list[Any] = []
-
-    async def hold() -> None:  # on the server's loop, until the work has its thread
-        held.append(asyncio.ensure_future(running.services.reviews.run(release.wait)))
-        await asyncio.sleep(0)
-
-    running.call(hold)
+    release = running.occupy(running.services.reviews)
     with page.expect_response(lambda r: "/review" in r.url) as refused:
         item.locator("[data-review]").click()
     assert refused.value.status == 503

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from typing import Any
 
 from tests.web.conftest import PHONE
@@ -42,14 +40,7 @@ def test_a_hint_while_the_engine_is_busy_says_so_and_the_next_one_comes(
     page.wait_for_selector("#main svg.board")
     assert wait_for_my_move_or_end(page) == "move"
 
-    release = threading.Event()
-    held: list[Any] = []
-
-    async def hold() -> None:  # on the server's loop, until the work has its thread
-        held.append(asyncio.ensure_future(running.services.hints.run(release.wait)))
-        await asyncio.sleep(0)
-
-    running.call(hold)
+    release = running.occupy(running.services.hints)
     page.click("#btn-hint")
     page.wait_for_selector("#hint-error")
     assert "busy" in page.inner_text("#hint-error")

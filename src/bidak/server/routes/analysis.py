@@ -2,10 +2,10 @@
 
 Both run on threads of their own (:class:`~bidak.server.analyst.Analyst`), off the event loop
 and away from the bots; when those are taken and the line is full, the answer is 503 with a
-Retry-After. A review is kept in memory per
-match version and level, so opening it again costs nothing. The engine's verdicts on a friend
-match's decisions stay hidden until the match is over: a review during the match would tell a
-player, for one, whether the double they face is a take.
+Retry-After. A review is kept in memory per match version and level, so opening it again costs
+nothing. The engine's verdicts on a friend match's decisions stay hidden until the match is
+over: a review during the match would tell a player, for one, whether the double they face is a
+take.
 """
 
 from __future__ import annotations

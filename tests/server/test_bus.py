@@ -185,3 +185,17 @@ async def test_a_lost_redis_connection_ends_subscriptions_and_a_new_one_works(
     finally:
         await bus.close()
         await admin.aclose()
+
+
+async def test_a_crowd_of_publishes_at_once_all_arrive(bus: Bus) -> None:
+    # After an event-loop stall (a full collection), a process has hundreds of moves to
+    # publish at once; with Redis each waits for its answer on a pooled connection.
+    name = channel()
+    subscription = await bus.subscribe(name)
+    try:
+        count = 500
+        await asyncio.gather(*(bus.publish(name, {"n": n}) for n in range(count)))
+        received = await take(subscription, count)
+        assert sorted(m["n"] for m in received) == list(range(count))
+    finally:
+        await subscription.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis.asyncio as redis
@@ -61,3 +62,38 @@ async def test_a_lost_bus_closes_sockets_with_1012_and_a_reconnect_catches_up(
                 assert any(item["event"]["type"] == "played" for item in caught_up["missed"])
     finally:
         await admin.aclose()
+
+
+async def test_a_move_stored_but_not_published_reaches_everyone_later(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with running_server(server_settings(tmp_path)) as running:
+        async with Client(running) as alice, Client(running) as bob:
+            room, joined = await friend_room(alice, bob)
+            seen = {client: (await client.join(room["code"]))["version"] for client in (alice, bob)}
+            mover = next(c for c in (alice, bob) if c.table and c.table["legal_plays"])
+            other = bob if mover is alice else alice
+
+            # The bus fails this once, after the move is stored (Redis gone for a moment).
+            service = running.services.rooms
+            publish = service.bus.publish
+
+            async def fails_once(channel: str, message: dict[str, Any]) -> None:
+                service.bus.publish = publish  # type: ignore[method-assign]
+                raise ConnectionError("the bus is down")
+
+            service.bus.publish = fails_once  # type: ignore[method-assign]
+            play = mover.table["legal_plays"][0]  # type: ignore[index]
+            await mover.act({"type": "play", "steps": [s[:2] for s in play["steps"]]})
+            await mover.send({"type": "ping"})
+            assert (await mover.until(lambda m: m["type"] in ("pong", "error")))["type"] == "pong"
+            stored = await running.services.store.match(joined["match_id"])
+            assert stored is not None and stored.version > seen[mover], "the move is kept"
+            assert "stored but not published" in caplog.text
+
+            # The other player reconnects and gets what was not broadcast.
+            await other.ws.close()
+            other.ws = None
+            caught_up = await other.join(room["code"], since=seen[other])
+            assert caught_up["version"] == stored.version
+            assert any(item["event"]["type"] == "played" for item in caught_up["missed"])

@@ -104,6 +104,12 @@ class MemoryBus(_Hub):
         return await self._join(channel)
 
 
+PUBLISH_CONNECTIONS = 16
+"""Connections a process publishes on at once (a publish takes a fraction of a millisecond)."""
+PUBLISH_WAIT = 10.0
+"""Seconds a publish may wait for a free connection before it fails."""
+
+
 class RedisBus(_Hub):
     """Several processes: Redis PUBLISH/SUBSCRIBE carries JSON messages.
 
@@ -122,13 +128,19 @@ class RedisBus(_Hub):
         from redis.exceptions import ConnectionError, TimeoutError
 
         # A publish on a connection that died (Redis restarted) is sent again on a new one.
-        self._redis = redis.from_url(
+        # Publishes beyond the pool's connections wait for one: after a stall of the event
+        # loop hundreds are due at once, and redis-py's default pool (100 connections, then
+        # MaxConnectionsError) failed them after their events were stored.
+        pool = redis.BlockingConnectionPool.from_url(
             url,
+            max_connections=PUBLISH_CONNECTIONS,
+            timeout=PUBLISH_WAIT,
             decode_responses=True,
             client_name=name,
             retry=Retry(ExponentialBackoff(cap=0.5), 3),
             retry_on_error=[ConnectionError, TimeoutError],
         )
+        self._redis = redis.Redis.from_pool(pool)
         # The subscription connection is never silently reconnected: what was published
         # meanwhile would be missing, so its loss is told to the subscribers instead.
         self._listener = redis.from_url(

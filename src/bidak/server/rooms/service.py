@@ -407,7 +407,18 @@ class RoomService:
                     deadline_version=deadline_version,
                 )
                 self._live[match_id] = live
-                await self._publish(live, change.events, before + 1, stored)
+                try:
+                    await self._publish(live, change.events, before + 1, stored)
+                except Exception as unpublished:
+                    # Stored, not told: each connection gets these events with the next ones
+                    # (its forwarder fills the gap from the store) or when it reconnects.
+                    log.warning(
+                        "match %s versions %d-%d stored but not published: %r",
+                        match_id,
+                        before + 1,
+                        state.version,
+                        unpublished,
+                    )
                 self._schedule(live)
                 if live.finished:
                     self._forget(match_id)

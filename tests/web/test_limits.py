@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.conftest import PHONE
+from tests.web.conftest import PHONE, screenshot
 from tests.web.helpers import wait_for_my_move_or_end
 
 
@@ -23,6 +23,7 @@ def test_starting_too_many_games_at_once_says_to_wait(server: Any, pages: Any) -
     assert refused.value.status == 429
     page.wait_for_selector(".toast-error")
     assert "minuutin päästä" in page.inner_text(".toast-error")
+    screenshot(page, "too-many-games-phone")
     assert page.locator("#main svg.board").count() == 0, "no table for a refused game"
     # The browser logs the refused request itself; nothing else may have gone wrong.
     pages.errors[:] = [e for e in pages.errors if "status of 429" not in e]
@@ -44,6 +45,8 @@ def test_a_hint_while_the_engine_is_busy_says_so_and_the_next_one_comes(
     page.click("#btn-hint")
     page.wait_for_selector("#hint-error")
     assert "busy" in page.inner_text("#hint-error")
+    page.locator("#hint-error").scroll_into_view_if_needed()
+    screenshot(page, "hint-busy-phone")
     release.set()
     page.click("#btn-hint")
     page.wait_for_selector("#hint-list .hint-item")

@@ -32,11 +32,16 @@ class Bus(Protocol):
     async def close(self) -> None: ...
 
 
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+SCHEMES = ("memory://", *REDIS_SCHEMES)
+"""How a bus URL may begin."""
+
+
 def bus_from_url(url: str, name: str | None = None) -> Bus:
     """The bus at ``url``; ``name`` names this process's Redis connections (``CLIENT LIST``)."""
     if url.startswith("memory://"):
         return MemoryBus()
-    if url.startswith(("redis://", "rediss://", "unix://")):
+    if url.startswith(REDIS_SCHEMES):
         return RedisBus(url, name)
     raise ValueError(f"unknown bus URL {url!r}: use memory:// or redis://host:port/db")
 

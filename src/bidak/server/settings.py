@@ -86,7 +86,9 @@ class Settings(BaseSettings):
     @field_validator("bus_url")
     @classmethod
     def _known_bus(cls, url: str) -> str:
-        if not url.startswith(("memory://", "redis://", "rediss://", "unix://")):
+        from bidak.server.bus import SCHEMES
+
+        if not url.startswith(SCHEMES):
             raise ValueError(
                 f"BIDAK_BUS_URL {url!r} is not a bus Bidak can use: give memory:// or"
                 " redis://host:port/db"

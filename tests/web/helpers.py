@@ -7,6 +7,20 @@ from typing import Any
 BOARD = "#main svg.board"
 
 
+def start_practice(
+    page: Any, level: str = "beginner", length: int | None = 1, cube: bool | None = None
+) -> None:
+    """In the lobby: pick the bot's level (and the length and cube when given), start, and
+    wait for the table."""
+    page.click(f'[data-name="level"] [data-value="{level}"]')
+    if length is not None:
+        page.click(f'[data-name="practice-length"] [data-value="{length}"]')
+    if cube is not None:
+        page.click(f'[data-name="practice-cube"] [data-value="{str(cube).lower()}"]')
+    page.click("#start-practice")
+    page.wait_for_selector(BOARD)
+
+
 def board_data(page: Any, name: str) -> str:
     value: str | None = page.get_attribute(BOARD, f"data-{name}")
     return value or ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.web.conftest import DESKTOP, PHONE, screenshot
-from tests.web.helpers import board_data, play_turn, wait_for_my_move_or_end
+from tests.web.helpers import board_data, play_turn, start_practice, wait_for_my_move_or_end
 from tests.web.test_i18n import check_all_languages
 
 
@@ -23,10 +23,7 @@ def test_a_guest_plays_a_whole_one_point_match_against_the_beginner_bot(
     page.wait_for_timeout(2700)  # let the toast go
     page.evaluate("window.scrollTo(0, 0)")
     screenshot(page, "lobby-phone")
-    page.click('[data-name="level"] [data-value="beginner"]')
-    page.click('[data-name="practice-length"] [data-value="1"]')
-    page.click("#start-practice")
-    page.wait_for_selector("#main svg.board")
+    start_practice(page, "beginner", 1)
 
     turns = 0
     while True:

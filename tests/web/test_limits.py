@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.web.conftest import PHONE, screenshot
-from tests.web.helpers import wait_for_my_move_or_end
+from tests.web.helpers import start_practice, wait_for_my_move_or_end
 
 
 def test_starting_too_many_games_at_once_says_to_wait(server: Any, pages: Any) -> None:
@@ -13,9 +13,7 @@ def test_starting_too_many_games_at_once_says_to_wait(server: Any, pages: Any) -
     page = pages.new(running.base, PHONE)
     page.goto("/")
     page.select_option("#lang", "fi")
-    page.click('[data-name="level"] [data-value="beginner"]')
-    page.click("#start-practice")
-    page.wait_for_selector("#main svg.board")
+    start_practice(page, "beginner", length=None)
     page.goto("/#/")
     page.wait_for_selector("#start-practice")
     with page.expect_response(lambda r: r.url.endswith("/api/rooms")) as refused:
@@ -35,10 +33,7 @@ def test_a_hint_while_the_engine_is_busy_says_so_and_the_next_one_comes(
     running = server(hint_workers=1, analysis_waiting=0)
     page = pages.new(running.base, PHONE)
     page.goto("/")
-    page.click('[data-name="level"] [data-value="beginner"]')
-    page.click('[data-name="practice-length"] [data-value="1"]')
-    page.click("#start-practice")
-    page.wait_for_selector("#main svg.board")
+    start_practice(page, "beginner", 1)
     assert wait_for_my_move_or_end(page) == "move"
 
     release = running.occupy(running.services.hints)

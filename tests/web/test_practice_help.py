@@ -6,18 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from tests.web.conftest import DESKTOP, PHONE, screenshot
-from tests.web.helpers import board_data, wait_for_my_move_or_end
+from tests.web.helpers import board_data, start_practice, wait_for_my_move_or_end
 
 
 def test_hints_rules_and_reconnecting(server: Any, pages: Any) -> None:
     running = server(bot_delay=0.05)
     page = pages.new(running.base, PHONE, reduced_motion="no-preference")
     page.goto("/")
-    page.click('[data-name="level"] [data-value="beginner"]')
-    page.click('[data-name="practice-length"] [data-value="3"]')
-    page.click('[data-name="practice-cube"] [data-value="true"]')
-    page.click("#start-practice")
-    page.wait_for_selector("#main svg.board")
+    start_practice(page, "beginner", 3, cube=True)
 
     saw_cube_hint = False
     for _ in range(10):

@@ -48,6 +48,11 @@ class ManualClock:
         heapq.heappush(self._sleepers, (when, next(self._order), future))
         await future
 
+    @property
+    def waiting(self) -> int:
+        """How many sleepers wait for a time still to come (a test moves time once they do)."""
+        return sum(1 for _, _, future in self._sleepers if not future.done())
+
     async def advance(self, seconds: float) -> None:
         """Move time forward and let every sleeper that is due run."""
         self._now += seconds

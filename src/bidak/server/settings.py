@@ -31,6 +31,11 @@ class Settings(BaseSettings):
     secret_key: str = DEFAULT_SECRET
     public_url: str = ""
     """The address players see (for invite links); empty: taken from each request."""
+    smtp_url: str = ""
+    """The mail server for sign-in links: ``smtp://user:password@host:587`` (STARTTLS when
+    offered) or ``smtps://...:465``; empty: letters go to the server log (development only)."""
+    mail_from: str = "Bidak <no-reply@localhost>"
+    """The sender of the site's letters."""
     secure_cookies: bool = False
     """Mark cookies Secure on every response. Without it they are Secure when the request came
     over HTTPS, as uvicorn sees it (directly, or from a trusted proxy's X-Forwarded-Proto)."""
@@ -93,6 +98,15 @@ class Settings(BaseSettings):
                 f"BIDAK_BUS_URL {url!r} is not a bus Bidak can use: give memory:// or"
                 " redis://host:port/db"
             )
+        return url
+
+    @field_validator("smtp_url")
+    @classmethod
+    def _known_smtp(cls, url: str) -> str:
+        if url:
+            from bidak.server.mail.outbox import SmtpConfig
+
+            SmtpConfig.from_url(url)  # raises ValueError saying what is wrong
         return url
 
     @model_validator(mode="after")

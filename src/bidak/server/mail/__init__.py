@@ -1,0 +1,6 @@
+"""E-mail: the letters the site sends (:mod:`.letters`, pure) and their delivery (:mod:`.outbox`).
+
+A letter is composed in the player's language, then handed to the outbox, which returns at once
+and delivers it in the background over SMTP (``BIDAK_SMTP_URL``), retrying a few times; without
+an SMTP URL (development) it writes the letter, link included, to the server log instead.
+"""

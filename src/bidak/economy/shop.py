@@ -109,7 +109,10 @@ DEFAULT_CHECKERS = ("ivory", "ebony")
 FREE = frozenset({DEFAULT_BOARD, *DEFAULT_CHECKERS})
 """Items every player owns without buying them."""
 
-_ITEMS: dict[str, Item] = {item.id: item for item in (*BOARDS, *CHECKERS)}
+_ITEMS: dict[str, Item] = {
+    **{theme.id: theme for theme in BOARDS},
+    **{checker.id: checker for checker in CHECKERS},
+}
 
 
 def item(item_id: str) -> Item | None:

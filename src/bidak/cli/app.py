@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from bidak.cli import analyze, bench, hint, play, positions, serve
+from bidak.cli import analyze, bench, coins, hint, play, positions, serve
 
 app = typer.Typer(
     name="bidak",
@@ -20,6 +20,7 @@ app.command("analyze")(analyze.analyze)
 app.command("play")(play.play)
 app.command("serve")(serve.serve)
 app.add_typer(bench.app, name="bench")
+app.add_typer(coins.app, name="coins")
 
 
 def main() -> None:

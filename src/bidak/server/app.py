@@ -29,6 +29,8 @@ from bidak.server.services import Services
 from bidak.server.settings import Settings
 from bidak.server.store.db import Database
 from bidak.server.store.repo import Store
+from bidak.server.wallet import routes as wallet
+from bidak.server.wallet.service import Wallets
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 
@@ -77,8 +79,20 @@ def create_app(
         per_minute = settings.guests_per_minute
         guests = Buckets(per_minute / 60, per_minute)
         rooms = Buckets(settings.rooms_per_minute / 60, settings.rooms_per_minute)
+        wallets = Wallets(db, the_clock, settings.checkin_tz)
         app.state.services = Services(
-            settings, db, store, bus, the_clock, pool, service, hints, reviews, guests, rooms
+            settings,
+            db,
+            store,
+            bus,
+            the_clock,
+            pool,
+            service,
+            hints,
+            reviews,
+            guests,
+            rooms,
+            wallets,
         )
         await service.start()
         db.start_checkpoints()
@@ -104,6 +118,7 @@ def create_app(
     app.include_router(rooms.router)
     app.include_router(matches.router)
     app.include_router(analysis.router)
+    app.include_router(wallet.router)
     app.include_router(ws.router)
 
     @app.get("/api/health", tags=["health"])

@@ -19,6 +19,7 @@ from bidak.server.settings import Settings
 from bidak.server.store.db import Database
 from bidak.server.store.models import PlayerRow
 from bidak.server.store.repo import Store
+from bidak.server.wallet.service import Wallets
 
 SESSION_MAX_AGE = 400 * 24 * 3600
 
@@ -38,6 +39,7 @@ class Services:
     """By client address."""
     new_rooms: Buckets
     """By player."""
+    wallets: Wallets
 
 
 def get_services(request: Request) -> Services:

@@ -31,6 +31,8 @@ class Settings(BaseSettings):
     secret_key: str = DEFAULT_SECRET
     public_url: str = ""
     """The address players see (for invite links); empty: taken from each request."""
+    checkin_tz: str = "Asia/Jakarta"
+    """The time zone whose calendar days the daily check-in counts (the first players')."""
     smtp_url: str = ""
     """The mail server for sign-in links: ``smtp://user:password@host:587`` (STARTTLS when
     offered) or ``smtps://...:465``; empty: letters go to the server log (development only)."""
@@ -99,6 +101,19 @@ class Settings(BaseSettings):
                 " redis://host:port/db"
             )
         return url
+
+    @field_validator("checkin_tz")
+    @classmethod
+    def _known_zone(cls, zone: str) -> str:
+        from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+        try:
+            ZoneInfo(zone)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(
+                f"BIDAK_CHECKIN_TZ {zone!r} is not a time zone: give one such as Asia/Jakarta"
+            ) from None
+        return zone
 
     @field_validator("smtp_url")
     @classmethod

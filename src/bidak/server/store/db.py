@@ -145,6 +145,11 @@ class Database:
                 )
             await connection.run_sync(_upgrade)
 
+    async def read(self, work: Callable[[Connection], T]) -> T:
+        """Run ``work`` (Core statements on a connection) for reading, outside any write."""
+        async with self.engine.connect() as connection:
+            return await connection.run_sync(work)
+
     @asynccontextmanager
     async def session(self) -> AsyncIterator[AsyncSession]:
         async with self.sessions() as session:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, String
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -23,6 +23,16 @@ class PlayerRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     email: Mapped[str | None] = mapped_column(String(254), unique=True, default=None)
     coins: Mapped[int] = mapped_column(Integer, default=0)
+    """The balance: a cache of the sum of the player's ledger entries, changed only in the
+    transaction that appends the entry explaining it (:mod:`bidak.server.wallet.queries`)."""
+    checkin_streak: Mapped[int] = mapped_column(Integer, default=0)
+    """The streak day the last daily check-in counted as."""
+    checkin_day: Mapped[str | None] = mapped_column(String(10), default=None)
+    """The site day (ISO date) of the last daily check-in."""
+    board: Mapped[str | None] = mapped_column(String(32), default=None)
+    """The board theme the player sees (None: the default)."""
+    checkers: Mapped[str | None] = mapped_column(String(32), default=None)
+    """The checker set everybody sees this player's checkers in (None: the seat's default)."""
 
 
 class SessionRow(Base):
@@ -81,3 +91,32 @@ class EventRow(Base):
     version: Mapped[int] = mapped_column(Integer, primary_key=True)
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[float] = mapped_column(Float)
+
+
+class LedgerRow(Base):
+    """One change of a balance, never updated or deleted. ``key`` is unique: the same request
+    sent twice is stored once."""
+
+    __tablename__ = "ledger"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    amount: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(String(16))
+    key: Mapped[str] = mapped_column(String(120), unique=True)
+    item: Mapped[str | None] = mapped_column(String(32), default=None)
+    note: Mapped[str | None] = mapped_column(String(200), default=None)
+    balance_after: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class OwnedRow(Base):
+    """A cosmetic a player bought (the free ones are everybody's and not listed)."""
+
+    __tablename__ = "owned"
+    __table_args__ = (UniqueConstraint("entry_id"),)
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    item: Mapped[str] = mapped_column(String(32), primary_key=True)
+    entry_id: Mapped[int] = mapped_column(ForeignKey("ledger.id"))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -264,3 +264,39 @@ async def test_playing_matches_leaves_every_balance_unchanged(tmp_path: Path) ->
         assert [len(await wallets.entries(p)) for p in players] == entries
         for player in players:
             await assert_balance_is_the_ledger_sum(running, player)
+
+
+async def test_the_opponent_and_spectators_see_the_checkers_a_player_wears(
+    tmp_path: Path,
+) -> None:
+    async with (
+        running_server(server_settings(tmp_path)) as running,
+        Client(running) as alice,
+        Client(running) as bob,
+        Client(running) as watcher,
+    ):
+        wallets = running.services.wallets
+        ids = [(await me(c.http))["id"] for c in (alice, bob)]
+        for player, items in zip(ids, (["ruby"], ["gold", "onyx"]), strict=True):
+            await wallets.grant(player, 300, "test")
+            for item in items:
+                await wallets.buy(player, item, "key-" + item * 2)
+        room, _ = await friend_room(alice, bob)
+
+        async def seen_by_all() -> set[tuple[str, ...]]:
+            return {
+                tuple(s["checkers"] for s in (await viewer.join(room["code"]))["seats"])
+                for viewer in (alice, bob, watcher)
+            }
+
+        assert await seen_by_all() == {("ivory", "ebony")}
+        await alice.http.post("/api/me/equip", json={"checkers": "ruby"}, headers=origin(alice))
+        await bob.http.post("/api/me/equip", json={"checkers": "gold"}, headers=origin(bob))
+        assert await seen_by_all() == {("ruby", "gold")}
+        # Bob wears onyx, dark like Alice's ruby: on every screen his seat falls back to ivory.
+        await bob.http.post("/api/me/equip", json={"checkers": "onyx"}, headers=origin(bob))
+        assert await seen_by_all() == {("ruby", "ivory")}
+
+
+def origin(client: Client) -> dict[str, str]:
+    return {"Origin": client.running.base}

@@ -26,6 +26,7 @@ class SeatInfo(BaseModel):
     name: str | None
     bot: str | None = None
     you: bool = False
+    checkers: str = Field("ivory", description="the checker set this seat's checkers show in")
 
 
 class RoomInfo(BaseModel):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException, Request
 
+from bidak.economy.shop import table_checkers
 from bidak.server.rooms.service import RoomError, seat_of
 from bidak.server.schemas import RoomInfo, RoomOptions, SeatInfo
 from bidak.server.services import PlayerDep, Services, ServicesDep, too_soon
@@ -20,15 +21,23 @@ def invite_url(request: Request, services: Services, room: RoomRow) -> str | Non
 
 
 async def seat_infos(services: Services, room: RoomRow, viewer_id: str | None) -> list[SeatInfo]:
-    """Who sits where: names, the bot's level, and which seat is the viewer's."""
+    """Who sits where: names, the bot's level, which seat is the viewer's, and each seat's
+    checkers as every screen shows them (the second seat's fall back to a default set when the
+    two players chose sets that look alike)."""
     names = await services.store.players([i for i in (room.seat0_id, room.seat1_id) if i])
+    chosen = [names[i].checkers if i in names else None for i in (room.seat0_id, room.seat1_id)]
+    looks = table_checkers(chosen[0], chosen[1])
     seats: list[SeatInfo] = []
     for index, seat_id in enumerate((room.seat0_id, room.seat1_id)):
+        checkers = looks[index].id
         if room.kind == "practice" and index == 1:
-            seats.append(SeatInfo(name=f"Bot ({room.bot_level})", bot=room.bot_level))
+            seats.append(
+                SeatInfo(name=f"Bot ({room.bot_level})", bot=room.bot_level, checkers=checkers)
+            )
         else:
             name = names[seat_id].name if seat_id in names else None
-            seats.append(SeatInfo(name=name, you=seat_id is not None and seat_id == viewer_id))
+            you = seat_id is not None and seat_id == viewer_id
+            seats.append(SeatInfo(name=name, you=you, checkers=checkers))
     return seats
 
 

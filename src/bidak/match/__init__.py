@@ -1,7 +1,7 @@
 """The pure match state machine: rule set, dice, cube, Crawford, scoring, events and replay.
 
 Standard library and :mod:`bidak.rules` only; no I/O, no global state, no randomness of its own
-(dice come from a :class:`DiceSource`). Rule source: ``shared/docs/rules.md`` sections 2 and 6-9.
+(dice come from a :class:`DiceSource`). Rule source: ``docs/rules.md`` sections 2 and 6-9.
 
 A match is its event log. :func:`apply` checks an action, draws the dice it needs and returns a
 :class:`Transition` (the new state and the events); :func:`apply_event` is the only place a state

@@ -1,6 +1,6 @@
 """Pure backgammon rules: positions, legal plays, notation and game results.
 
-Standard library only, no I/O and no global state. Rule source: ``shared/docs/rules.md``.
+Standard library only, no I/O and no global state. Rule source: ``docs/rules.md``.
 
 >>> from bidak.rules import Position, legal_plays
 >>> pos = Position.from_position_id("4HPwATDgc/ABMA")

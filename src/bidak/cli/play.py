@@ -296,10 +296,10 @@ class TerminalGame:
             self.console.print(f"  ... and {len(plays) - len(shown)} more; type a play directly.")
 
     def _hint(self) -> None:
-        from bidak.engine.sage import Evaluator
+        from bidak.engine.hints import shared_evaluator
 
         state = self.state
-        evaluator = Evaluator(self.hint_level)
+        evaluator = shared_evaluator(self.hint_level)
         context = context_for(state, self.human)
         with self.console.status("Thinking..."):
             if state.phase is Phase.MOVE and state.dice is not None:

@@ -24,13 +24,14 @@ Move(player=<Player.ZERO: 0>, steps=((8, 5), (6, 5)))
 
 from __future__ import annotations
 
-import functools
 import random
 import threading
 from typing import Protocol
 
 from bidak.engine.bots_choice import choose_play, wants_double, wants_take
 from bidak.engine.context import context_for
+from bidak.engine.engines import Engines as Engines  # re-exported: callers import it here
+from bidak.engine.engines import shared_engines as shared_engines
 from bidak.engine.levels import LEVELS, QUICK, Level, Style
 from bidak.engine.sage import Evaluator, won_equity
 from bidak.errors import IllegalAction
@@ -57,32 +58,6 @@ class Bot(Protocol):
     """Anything that plays a seat: returns the action ``player`` takes in ``state``."""
 
     def decide(self, state: MatchState, player: Player) -> Action: ...
-
-
-class Engines:
-    """One :class:`Evaluator` per ply, made on first use and shared (evaluators are thread-safe).
-
-    Making an evaluator reads the network weights (55-110 ms), so bots share one set.
-    """
-
-    def __init__(self) -> None:
-        self._by_ply: dict[str, Evaluator] = {}
-        self._lock = threading.Lock()
-
-    def evaluator(self, ply: str) -> Evaluator:
-        found = self._by_ply.get(ply)
-        if found is None:
-            with self._lock:
-                found = self._by_ply.get(ply)
-                if found is None:
-                    found = self._by_ply[ply] = Evaluator(ply)
-        return found
-
-
-@functools.cache
-def shared_engines() -> Engines:
-    """The process's engines, made on first call (not at import)."""
-    return Engines()
 
 
 class SageBot:

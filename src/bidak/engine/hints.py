@@ -21,12 +21,12 @@ Every result is a frozen dataclass whose ``to_json()`` gives JSON-ready dicts an
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from bidak.engine.context import context_for
+from bidak.engine.engines import shared_engines
 from bidak.engine.sage import (
     LEVELS,
     Context,
@@ -43,13 +43,9 @@ from bidak.rules import Play, Position, legal_plays, outcome
 JSON = dict[str, Any]
 
 
-@functools.cache
 def shared_evaluator(level: str) -> Evaluator:
-    """One :class:`Evaluator` per level for the whole process, made on first use.
-
-    Making one reads the network weights (about 100 ms); evaluators are thread-safe.
-    """
-    return Evaluator(check_level(level))
+    """The process's :class:`Evaluator` for ``level`` (:mod:`bidak.engine.engines` owns them)."""
+    return shared_engines().evaluator(check_level(level))
 
 
 def check_level(level: str) -> str:

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
 import functools
 import logging
 from collections.abc import Callable
@@ -98,44 +97,18 @@ async def _run(
     *,
     until: float,
 ) -> T:
-    """Run ``work`` on ``executor`` and wait for it until the loop time ``until``."""
+    """Run ``work`` on ``executor`` and wait for it until the loop time ``until``.
+
+    ``asyncio.wrap_future`` ties the two futures together: cancelling the waiter (a timeout, or
+    the caller's own cancellation) cancels the work, which un-queues it if it has not started;
+    a search already running finishes on its thread and its answer is dropped.
+    """
     loop = asyncio.get_running_loop()
-    future = executor.submit(work, state, player)
-    waiter = _bridge(future, loop)
+    waiter = asyncio.wrap_future(executor.submit(work, state, player))
     try:
-        done, _ = await asyncio.wait({waiter}, timeout=max(0.0, until - loop.time()))
-    except asyncio.CancelledError:
-        future.cancel()  # un-queues it if it has not started; a running search just finishes
-        raise
-    if not done:
-        future.cancel()
-        raise _Late
-    return waiter.result()
-
-
-def _bridge(
-    future: concurrent.futures.Future[T], loop: asyncio.AbstractEventLoop
-) -> asyncio.Future[T]:
-    """An asyncio future settled from ``future``; quiet if nobody waits any more."""
-    waiter: asyncio.Future[T] = loop.create_future()
-
-    def settle(done: concurrent.futures.Future[T]) -> None:
-        if waiter.done():
-            return
-        if done.cancelled():
-            waiter.cancel()
-        elif (error := done.exception()) is not None:
-            waiter.set_exception(error)
-        else:
-            waiter.set_result(done.result())
-
-    def on_done(done: concurrent.futures.Future[T]) -> None:
-        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody is waiting
-            loop.call_soon_threadsafe(settle, done)
-
-    future.add_done_callback(on_done)
-    waiter.add_done_callback(lambda w: w.cancelled() or w.exception())
-    return waiter
+        return await asyncio.wait_for(waiter, timeout=max(0.0, until - loop.time()))
+    except TimeoutError:
+        raise _Late from None
 
 
 @functools.cache

@@ -7,11 +7,11 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
+async function call(method, path, body, extraHeaders = {}) {
   const response = await fetch(path, {
     method,
     credentials: "same-origin",
-    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    headers: { ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...extraHeaders },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -42,4 +42,10 @@ export const api = {
   events: (matchId, since = 0) =>
     call("GET", `/api/matches/${encodeURIComponent(matchId)}/events?since=${since}`),
   matUrl: (matchId) => `/api/matches/${encodeURIComponent(matchId)}/mat`,
+  wallet: () => call("GET", "/api/me/wallet"),
+  checkIn: () => call("POST", "/api/me/checkin"),
+  shop: () => call("GET", "/api/shop"),
+  buy: (item, key) =>
+    call("POST", `/api/shop/${encodeURIComponent(item)}/buy`, undefined, { "Idempotency-Key": key }),
+  equip: (choice) => call("POST", "/api/me/equip", choice),
 };

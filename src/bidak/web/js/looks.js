@@ -1,0 +1,48 @@
+// What a table looks like: the viewer's own board theme, and each seat's checker set as the
+// server says every screen shows it (snapshot `seats[i].checkers`). Colours come from the shop
+// catalogue (GET /api/shop) and are set as CSS variables on the element holding the board, so
+// styles.css keeps the drawing rules and nothing is written into a style attribute.
+import { api } from "./api.js";
+
+let catalogue = null;
+
+/** Forget the catalogue, after a purchase or a change of what the player wears. */
+export function forgetLooks() {
+  catalogue = null;
+}
+
+function load() {
+  if (!catalogue) catalogue = api.shop().catch(() => null);
+  return catalogue;
+}
+
+const BOARD_VARS = { frame: "--wood", bar: "--wood-2", surface: "--felt", point_a: "--pt-a", point_b: "--pt-b", label: "--label" };
+
+/**
+ * Colour `host` (an element around the board) for `viewerSeat` (0, 1, or null for a spectator,
+ * who sees seat 0's side) at a table whose seats wear `seats[i].checkers`. Returns the board's
+ * texture name, or null.
+ */
+export async function applyLooks(host, seats, viewerSeat) {
+  const shop = await load();
+  if (!shop || !host) return null;
+  const byId = new Map(shop.items.map((item) => [item.id, item]));
+  const theme = byId.get(shop.board);
+  if (theme) {
+    for (const [name, variable] of Object.entries(BOARD_VARS)) {
+      if (theme.colours[name]) host.style.setProperty(variable, theme.colours[name]);
+    }
+  }
+  const mine = viewerSeat === 1 ? 1 : 0;
+  const sides = [["--me", seats?.[mine]?.checkers], ["--them", seats?.[1 - mine]?.checkers]];
+  for (const [prefix, id] of sides) {
+    const set = byId.get(id || "");
+    if (!set) continue;
+    host.style.setProperty(prefix, set.colours.body);
+    host.style.setProperty(`${prefix}-edge`, set.colours.edge);
+    host.style.setProperty(`${prefix}-text`, set.colours.text);
+  }
+  host.dataset.board = theme ? theme.id : "classic";
+  host.dataset.texture = theme && theme.texture ? theme.texture : "";
+  return theme && theme.texture ? theme.texture : null;
+}

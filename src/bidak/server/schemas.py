@@ -72,3 +72,16 @@ class DiceProof(BaseModel):
     seed: str | None = Field(description="revealed when the match has ended")
     dice_drawn: int
     dice: list[int] | None = Field(description="every die of the match, once the seed is known")
+
+
+class RatingLine(BaseModel):
+    seat: int
+    before: float
+    change: float
+    after: float
+
+
+class MatchRating(BaseModel):
+    match_id: str
+    rated: bool = Field(description="false: not a rated match, or not over yet")
+    players: list[RatingLine] = Field(description="seat 0 first")

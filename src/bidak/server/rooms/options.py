@@ -42,6 +42,8 @@ class FriendOptions(BaseModel):
     move_seconds: Literal[30, 45, 60, 90] = Field(60, description="time per move, in seconds")
     opening: Literal["higher", "lower"] = "higher"
     timeout_policy: Literal["autoplay", "three_strikes"] = "autoplay"
+    rated: bool = Field(False, description="the result moves both players' ratings")
+    private: bool = Field(False, description="kept out of the list of live games")
 
     def rules(self) -> RuleSet:
         return RuleSet(

@@ -55,6 +55,7 @@ from bidak.server.dice import FairDice, new_seed, seed_hash
 from bidak.server.rooms.options import FriendOptions, PracticeOptions
 from bidak.server.settings import Settings
 from bidak.server.store.models import MatchRow, PlayerRow, RoomRow
+from bidak.server.store.rated import RatedEnd
 from bidak.server.store.repo import Append, Conflict, Store, new_id
 from bidak.server.views import Views
 
@@ -210,7 +211,12 @@ class RoomService:
 
     async def create_friend(self, player: PlayerRow, options: FriendOptions) -> RoomRow:
         return await self._new_room(
-            player, "friend", options.rules(), move_seconds=options.move_seconds
+            player,
+            "friend",
+            options.rules(),
+            move_seconds=options.move_seconds,
+            rated=options.rated,
+            private=options.private,
         )
 
     async def _new_room(
@@ -387,6 +393,7 @@ class RoomService:
                     deadline_version=deadline_version,
                     finished=state.phase is Phase.MATCH_OVER,
                     at=self.clock.now(),
+                    rated=rated_end(live.room, match_id, state),
                 )
                 try:
                     await self.store.append(change)
@@ -567,6 +574,18 @@ def _automatic_steps(state: MatchState, dice: FairDice) -> tuple[MatchState, lis
         state, more = apply(state, action, dice)
         events.extend(more)
     return state, events
+
+
+def rated_end(room: RoomRow, match_id: str, state: MatchState) -> RatedEnd | None:
+    """Who won and lost, when ``state`` ends a rated match between two different people (a
+    forfeit and a third strike are losses like any other); None otherwise."""
+    if not room.rated or state.phase is not Phase.MATCH_OVER or state.winner is None:
+        return None
+    seats = (room.seat0_id, room.seat1_id)
+    winner, loser = seats[int(state.winner)], seats[int(state.winner.opponent)]
+    if winner is None or loser is None or winner == loser or room.kind == "practice":
+        return None
+    return RatedEnd(match_id, winner, loser, state.rules.length)
 
 
 def seat_of(room: RoomRow, player_id: str) -> Player | None:

@@ -9,7 +9,7 @@ from bidak.formats import write_mat
 from bidak.formats.match_mat import match_to_mat
 from bidak.match import event_from_json
 from bidak.server.dice import all_dice
-from bidak.server.schemas import DiceProof, EventItem, MatchEvents
+from bidak.server.schemas import DiceProof, EventItem, MatchEvents, MatchRating, RatingLine
 from bidak.server.services import ServicesDep
 from bidak.server.store.models import MatchRow
 
@@ -79,3 +79,20 @@ async def dice_proof(match_id: str, services: ServicesDep) -> DiceProof:
         dice_drawn=row.dice_drawn,
         dice=all_dice(row.seed, row.dice_drawn) if revealed else None,
     )
+
+
+@router.get("/{match_id}/rating", response_model=MatchRating)
+async def rating(match_id: str, services: ServicesDep) -> MatchRating:
+    """How a rated match moved both ratings (old rating, change, new rating), once it is over."""
+    row = await _match(services, match_id)
+    room = await services.store.room(row.room_code)
+    rated = await services.store.rated_match(match_id)
+    if room is None or rated is None:
+        return MatchRating(match_id=match_id, rated=False, players=[])
+    lines = []
+    for seat, player_id in enumerate((room.seat0_id, room.seat1_id)):
+        won = player_id == rated.winner_id
+        before = rated.winner_before if won else rated.loser_before
+        change = rated.winner_change if won else rated.loser_change
+        lines.append(RatingLine(seat=seat, before=before, change=change, after=before + change))
+    return MatchRating(match_id=match_id, rated=True, players=lines)

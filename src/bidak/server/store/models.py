@@ -33,6 +33,10 @@ class PlayerRow(Base):
     """The board theme the player sees (None: the default)."""
     checkers: Mapped[str | None] = mapped_column(String(32), default=None)
     """The checker set everybody sees this player's checkers in (None: the seat's default)."""
+    rating: Mapped[float] = mapped_column(Float, default=1500.0)
+    """FIBS-style rating (:mod:`bidak.ratings`), changed only with a rated match's end."""
+    experience: Mapped[int] = mapped_column(Integer, default=0)
+    """The sum of the lengths of the rated matches played."""
 
 
 class SessionRow(Base):
@@ -60,6 +64,11 @@ class RoomRow(Base):
     move_seconds: Mapped[int | None] = mapped_column(Integer, default=None)
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     match_id: Mapped[str | None] = mapped_column(String(32), default=None, index=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Whether the match's end moves the two players' ratings (quick matches; friend rooms
+    whose creator asked for it)."""
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Kept out of the list of live games."""
 
 
 class MatchRow(Base):
@@ -120,3 +129,20 @@ class OwnedRow(Base):
     item: Mapped[str] = mapped_column(String(32), primary_key=True)
     entry_id: Mapped[int] = mapped_column(ForeignKey("ledger.id"))
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatedMatchRow(Base):
+    """A rated match's end: both ratings before and their changes. One row per match (the
+    primary key): the same end processed twice changes the ratings once."""
+
+    __tablename__ = "rated_matches"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    winner_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    loser_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    length: Mapped[int] = mapped_column(Integer)
+    winner_before: Mapped[float] = mapped_column(Float)
+    loser_before: Mapped[float] = mapped_column(Float)
+    winner_change: Mapped[float] = mapped_column(Float)
+    loser_change: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)

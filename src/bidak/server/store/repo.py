@@ -18,7 +18,16 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from bidak.server.store.batches import Batcher, Outcome
 from bidak.server.store.db import Database
-from bidak.server.store.models import Base, EventRow, MatchRow, PlayerRow, RoomRow, SessionRow
+from bidak.server.store.models import (
+    Base,
+    EventRow,
+    MatchRow,
+    PlayerRow,
+    RatedMatchRow,
+    RoomRow,
+    SessionRow,
+)
+from bidak.server.store.rated import RatedEnd, rate
 
 
 class Conflict(Exception):
@@ -59,6 +68,8 @@ class Append:
     deadline_version: int | None
     finished: bool
     at: float
+    rated: RatedEnd | None = None
+    """Set on the append that ends a rated match: the ratings move in the same transaction."""
 
 
 class Store:
@@ -204,6 +215,12 @@ class Store:
             )
             return list(rows)
 
+    async def rated_match(self, match_id: str) -> RatedMatchRow | None:
+        if not is_key(match_id):
+            return None
+        async with self.db.session() as session:
+            return await session.get(RatedMatchRow, match_id)
+
     async def live_matches(self) -> list[MatchRow]:
         """Unfinished matches: their clocks and bots are re-armed at start."""
         async with self.db.session() as session:
@@ -238,7 +255,7 @@ def _append_all(connection: Connection, changes: Sequence[Append]) -> list[Outco
     Core statements on the tables, built once: the hot path of every action skips the ORM's
     unit of work. On SQLite they go straight to the driver (:func:`_append_all_sqlite`).
     """
-    if connection.dialect.name == "sqlite":
+    if connection.dialect.name == "sqlite" and not any(c.rated for c in changes):
         return _append_all_sqlite(connection, changes)
     outcomes: list[Outcome] = []
     rows: list[dict[str, Any]] = []
@@ -262,6 +279,8 @@ def _append_all(connection: Connection, changes: Sequence[Append]) -> list[Outco
             outcomes.append(Conflict(change.match_id))
             continue
         outcomes.append(None)
+        if change.rated is not None:
+            rate(connection, change.rated, now)
         rows.extend(
             {
                 "match_id": change.match_id,

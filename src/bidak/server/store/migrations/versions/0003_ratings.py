@@ -1,0 +1,53 @@
+"""Ratings: each player's rating and experience, rated and private rooms, rated match ends.
+
+Revision ID: 0003
+Revises: 0002
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0003"
+down_revision = "0002"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.add_column("players", sa.Column("rating", sa.Float, nullable=False, server_default="1500.0"))
+    op.add_column(
+        "players", sa.Column("experience", sa.Integer, nullable=False, server_default="0")
+    )
+    op.add_column(
+        "rooms", sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false())
+    )
+    op.add_column(
+        "rooms", sa.Column("private", sa.Boolean, nullable=False, server_default=sa.false())
+    )
+    op.create_table(
+        "rated_matches",
+        sa.Column("match_id", sa.String(32), sa.ForeignKey("matches.id"), primary_key=True),
+        sa.Column("winner_id", sa.String(32), sa.ForeignKey("players.id"), nullable=False),
+        sa.Column("loser_id", sa.String(32), sa.ForeignKey("players.id"), nullable=False),
+        sa.Column("length", sa.Integer, nullable=False),
+        sa.Column("winner_before", sa.Float, nullable=False),
+        sa.Column("loser_before", sa.Float, nullable=False),
+        sa.Column("winner_change", sa.Float, nullable=False),
+        sa.Column("loser_change", sa.Float, nullable=False),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    )
+    op.create_index("ix_rated_matches_winner_id", "rated_matches", ["winner_id"])
+    op.create_index("ix_rated_matches_loser_id", "rated_matches", ["loser_id"])
+    op.create_index("ix_rated_matches_at", "rated_matches", ["at"])
+
+
+def downgrade() -> None:
+    op.drop_table("rated_matches")
+    with op.batch_alter_table("rooms") as batch:
+        batch.drop_column("private")
+        batch.drop_column("rated")
+    with op.batch_alter_table("players") as batch:
+        batch.drop_column("experience")
+        batch.drop_column("rating")

@@ -23,6 +23,8 @@ from bidak.server.clocks import Clock, SystemClock
 from bidak.server.collector import Collector
 from bidak.server.dice import new_seed
 from bidak.server.limits import Buckets
+from bidak.server.matchmaking import routes as quick_match
+from bidak.server.matchmaking.service import QuickMatch
 from bidak.server.rooms.service import RoomService
 from bidak.server.routes import analysis, matches, me, rooms
 from bidak.server.services import Services
@@ -80,6 +82,7 @@ def create_app(
         guests = Buckets(per_minute / 60, per_minute)
         rooms = Buckets(settings.rooms_per_minute / 60, settings.rooms_per_minute)
         wallets = Wallets(db, the_clock, settings.checkin_tz)
+        quick = QuickMatch(db, service, bus, the_clock)
         app.state.services = Services(
             settings,
             db,
@@ -93,8 +96,10 @@ def create_app(
             guests,
             rooms,
             wallets,
+            quick,
         )
         await service.start()
+        quick.start()
         db.start_checkpoints()
         collector = None
         if settings.gc_freeze_seconds is not None:
@@ -105,6 +110,7 @@ def create_app(
         finally:
             if collector is not None:
                 await collector.stop()
+            await quick.stop()
             await service.stop()
             await bus.close()
             hints.close()
@@ -119,6 +125,7 @@ def create_app(
     app.include_router(matches.router)
     app.include_router(analysis.router)
     app.include_router(wallet.router)
+    app.include_router(quick_match.router)
     app.include_router(ws.router)
 
     @app.get("/api/health", tags=["health"])

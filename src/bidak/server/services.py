@@ -14,6 +14,7 @@ from bidak.server.analyst import Analyst
 from bidak.server.bus import Bus
 from bidak.server.clocks import Clock
 from bidak.server.limits import Buckets
+from bidak.server.matchmaking.service import QuickMatch
 from bidak.server.rooms.service import RoomService
 from bidak.server.settings import Settings
 from bidak.server.store.db import Database
@@ -40,6 +41,7 @@ class Services:
     new_rooms: Buckets
     """By player."""
     wallets: Wallets
+    quick: QuickMatch
 
 
 def get_services(request: Request) -> Services:

@@ -219,6 +219,27 @@ class RoomService:
             private=options.private,
         )
 
+    async def create_quick(
+        self, first: str, second: str, rules: RuleSet, move_seconds: int
+    ) -> RoomRow:
+        """A rated room for two players a quick match paired (``first`` in seat 0), its match
+        started at once."""
+        room = RoomRow(
+            code=new_room_code(),
+            kind="quick",
+            created_at=datetime.now(UTC),
+            creator_id=first,
+            seat0_id=first,
+            seat1_id=second,
+            rules=rules_to_json(rules),
+            move_seconds=move_seconds,
+            rated=True,
+            private=False,
+        )
+        await self.store.create_room(room)
+        await self._start_match(room, rules)
+        return room
+
     async def _new_room(
         self, creator: PlayerRow, kind: str, rules: RuleSet, **extra: Any
     ) -> RoomRow:

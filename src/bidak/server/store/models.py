@@ -146,3 +146,29 @@ class RatedMatchRow(Base):
     winner_change: Mapped[float] = mapped_column(Float)
     loser_change: Mapped[float] = mapped_column(Float)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class QueueRow(Base):
+    """A player waiting for a quick match with these options (one entry per player)."""
+
+    __tablename__ = "quick_queue"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    length: Mapped[int] = mapped_column(Integer)
+    move_seconds: Mapped[int] = mapped_column(Integer)
+    cube: Mapped[bool] = mapped_column(Boolean)
+    since: Mapped[float] = mapped_column(Float)
+    """When they started waiting (epoch seconds, the server's clock)."""
+    offered: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Whether they were offered a practice match for waiting long."""
+
+
+class MuteRow(Base):
+    """``player_id`` muted ``muted_id``: no table talk from them, no quick match with them."""
+
+    __tablename__ = "mutes"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    muted_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

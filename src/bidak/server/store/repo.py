@@ -215,6 +215,22 @@ class Store:
             )
             return list(rows)
 
+    async def quick_room_in_play(self, player_id: str) -> str | None:
+        """The code of the player's newest quick match room whose match is not over."""
+        async with self.db.session() as session:
+            found = await session.scalar(
+                select(RoomRow.code)
+                .join(MatchRow, MatchRow.id == RoomRow.match_id)
+                .where(
+                    RoomRow.kind == "quick",
+                    or_(RoomRow.seat0_id == player_id, RoomRow.seat1_id == player_id),
+                    MatchRow.finished.is_(False),
+                )
+                .order_by(RoomRow.created_at.desc())
+                .limit(1)
+            )
+            return found
+
     async def rated_match(self, match_id: str) -> RatedMatchRow | None:
         if not is_key(match_id):
             return None

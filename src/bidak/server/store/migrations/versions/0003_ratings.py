@@ -1,4 +1,5 @@
-"""Ratings: each player's rating and experience, rated and private rooms, rated match ends.
+"""Playing strangers: ratings and experience, rated and private rooms, rated match ends, the
+quick match queue and mutes.
 
 Revision ID: 0003
 Revises: 0002
@@ -41,9 +42,27 @@ def upgrade() -> None:
     op.create_index("ix_rated_matches_winner_id", "rated_matches", ["winner_id"])
     op.create_index("ix_rated_matches_loser_id", "rated_matches", ["loser_id"])
     op.create_index("ix_rated_matches_at", "rated_matches", ["at"])
+    op.create_table(
+        "quick_queue",
+        sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), primary_key=True),
+        sa.Column("rating", sa.Float, nullable=False),
+        sa.Column("length", sa.Integer, nullable=False),
+        sa.Column("move_seconds", sa.Integer, nullable=False),
+        sa.Column("cube", sa.Boolean, nullable=False),
+        sa.Column("since", sa.Float, nullable=False),
+        sa.Column("offered", sa.Boolean, nullable=False, server_default=sa.false()),
+    )
+    op.create_table(
+        "mutes",
+        sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), primary_key=True),
+        sa.Column("muted_id", sa.String(32), sa.ForeignKey("players.id"), primary_key=True),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("mutes")
+    op.drop_table("quick_queue")
     op.drop_table("rated_matches")
     with op.batch_alter_table("rooms") as batch:
         batch.drop_column("private")

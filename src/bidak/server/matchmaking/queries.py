@@ -1,0 +1,110 @@
+"""The quick match queue's transactions (each inside ``Database.write``) and reads."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import cast
+
+from sqlalchemy import Table, delete, insert, select, update
+from sqlalchemy.engine import Connection
+
+from bidak.pairing import Options, Seeker
+from bidak.server.store.models import MuteRow, QueueRow
+
+_QUEUE = cast(Table, QueueRow.__table__)
+_MUTES = cast(Table, MuteRow.__table__)
+
+
+class Gone(Exception):
+    """One of the two entries of a pair was taken meanwhile (another process paired it)."""
+
+
+def enqueue(
+    connection: Connection, player_id: str, rating: float, options: Options, since: float
+) -> float:
+    """Put the player in the queue with ``options`` (replacing another entry of theirs); the
+    time they wait from: kept when they were already waiting with the same options."""
+    found = connection.execute(select(_QUEUE).where(_QUEUE.c.player_id == player_id)).first()
+    if found is not None:
+        same = (found.length, found.move_seconds, found.cube) == (
+            options.length,
+            options.move_seconds,
+            options.cube,
+        )
+        if same:
+            return float(found.since)
+        connection.execute(delete(_QUEUE).where(_QUEUE.c.player_id == player_id))
+    connection.execute(
+        insert(_QUEUE).values(
+            player_id=player_id,
+            rating=rating,
+            length=options.length,
+            move_seconds=options.move_seconds,
+            cube=options.cube,
+            since=since,
+            offered=False,
+        )
+    )
+    return since
+
+
+def leave(connection: Connection, player_id: str) -> bool:
+    return bool(connection.execute(delete(_QUEUE).where(_QUEUE.c.player_id == player_id)).rowcount)
+
+
+def take_pair(connection: Connection, a: str, b: str) -> None:
+    """Take both out of the queue, or neither (:class:`Gone`, and the transaction is undone)."""
+    taken = connection.execute(delete(_QUEUE).where(_QUEUE.c.player_id.in_([a, b]))).rowcount
+    if taken != 2:
+        raise Gone(f"{a} or {b} left the queue")
+
+
+def mark_offered(connection: Connection, player_id: str) -> bool:
+    """Note that the player was offered a bot; False if they were already (or are gone)."""
+    marked = connection.execute(
+        update(_QUEUE)
+        .where(_QUEUE.c.player_id == player_id, _QUEUE.c.offered.is_(False))
+        .values(offered=True)
+    )
+    return bool(marked.rowcount)
+
+
+def seekers(connection: Connection) -> list[tuple[Seeker, bool]]:
+    """Everybody waiting (with whom they muted), and whether each was offered a bot."""
+    muted: dict[str, set[str]] = {}
+    for row in connection.execute(select(_MUTES.c.player_id, _MUTES.c.muted_id)):
+        muted.setdefault(row.player_id, set()).add(row.muted_id)
+    found = []
+    for row in connection.execute(select(_QUEUE).order_by(_QUEUE.c.since)):
+        options = Options(row.length, row.move_seconds, row.cube)
+        seeker = Seeker(
+            row.player_id, row.rating, options, row.since, frozenset(muted.get(row.player_id, ()))
+        )
+        found.append((seeker, bool(row.offered)))
+    return found
+
+
+def entry(connection: Connection, player_id: str) -> QueueRow | None:
+    row = connection.execute(select(_QUEUE).where(_QUEUE.c.player_id == player_id)).first()
+    return None if row is None else QueueRow(**row._mapping)
+
+
+def mute(connection: Connection, player_id: str, muted_id: str, at: datetime) -> None:
+    exists = connection.execute(
+        select(_MUTES.c.player_id).where(
+            _MUTES.c.player_id == player_id, _MUTES.c.muted_id == muted_id
+        )
+    ).first()
+    if exists is None:
+        connection.execute(insert(_MUTES).values(player_id=player_id, muted_id=muted_id, at=at))
+
+
+def unmute(connection: Connection, player_id: str, muted_id: str) -> None:
+    connection.execute(
+        delete(_MUTES).where(_MUTES.c.player_id == player_id, _MUTES.c.muted_id == muted_id)
+    )
+
+
+def muted_by(connection: Connection, player_id: str) -> set[str]:
+    rows = connection.execute(select(_MUTES.c.muted_id).where(_MUTES.c.player_id == player_id))
+    return {row.muted_id for row in rows}

@@ -21,6 +21,7 @@ from bidak.server.analyst import Analyst
 from bidak.server.bus import bus_from_url
 from bidak.server.clocks import Clock, SystemClock
 from bidak.server.collector import Collector
+from bidak.server.community import routes as community
 from bidak.server.dice import new_seed
 from bidak.server.limits import Buckets
 from bidak.server.matchmaking import routes as quick_match
@@ -126,6 +127,7 @@ def create_app(
     app.include_router(analysis.router)
     app.include_router(wallet.router)
     app.include_router(quick_match.router)
+    app.include_router(community.router)
     app.include_router(ws.router)
 
     @app.get("/api/health", tags=["health"])

@@ -10,6 +10,7 @@ take.
 
 from __future__ import annotations
 
+import math
 from functools import partial
 from typing import Any, Literal
 
@@ -18,10 +19,11 @@ from fastapi import APIRouter, HTTPException
 from bidak.engine.hints import state_hint
 from bidak.engine.review import review_match
 from bidak.errors import BidakError
-from bidak.match import Phase, event_from_json, state_from_json
+from bidak.match import Phase, Player, event_from_json, state_from_json
 from bidak.server.analyst import Busy
-from bidak.server.rooms.service import RoomError, seat_of
-from bidak.server.services import PlayerDep, ServicesDep
+from bidak.server.community.queries import record_review
+from bidak.server.rooms.service import RoomError, is_bot_seat, seat_of
+from bidak.server.services import PlayerDep, Services, ServicesDep
 
 router = APIRouter(tags=["analysis"])
 
@@ -89,8 +91,31 @@ async def review(match_id: str, services: ServicesDep, level: Level = "1ply") ->
         return {"match_id": match_id, "version": row.version, **result.to_json()}
 
     try:
-        return await services.reviews.review(key, work)
+        result = await services.reviews.review(key, work)
     except Busy as error:
         raise _busy(error) from None
     except BidakError as error:
         raise HTTPException(409, str(error)) from None
+    if row.finished:
+        await _record(services, row.room_code, match_id, result, level)
+    return result
+
+
+async def _record(
+    services: Services, room_code: str, match_id: str, result: dict[str, Any], level: Level
+) -> None:
+    """Keep each person's PR of a finished match for their profile (the deepest review)."""
+    room = await services.store.room(room_code)
+    if room is None:
+        return
+    prs: dict[str, float] = {}
+    for seat, player_id in enumerate((room.seat0_id, room.seat1_id)):
+        pr = result["totals"][seat].get("pr")
+        if player_id is None or is_bot_seat(room, Player(seat)):
+            continue
+        if isinstance(pr, int | float) and math.isfinite(pr):
+            prs[player_id] = float(pr)
+    if prs:
+        await services.db.write(
+            partial(record_review, match_id=match_id, prs=prs, depth=int(level[0]))
+        )

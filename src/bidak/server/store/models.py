@@ -172,3 +172,15 @@ class MuteRow(Base):
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
     muted_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ReviewedRow(Base):
+    """A player's PR in a finished match, from the deepest review asked for (for profiles)."""
+
+    __tablename__ = "reviewed"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    depth: Mapped[int] = mapped_column(Integer)
+    """The review's ply (1, 2 or 3)."""
+    pr: Mapped[float] = mapped_column(Float)

@@ -1,5 +1,5 @@
 """Playing strangers: ratings and experience, rated and private rooms, rated match ends, the
-quick match queue and mutes.
+quick match queue, mutes, and each player's PR in reviewed matches.
 
 Revision ID: 0003
 Revises: 0002
@@ -53,6 +53,14 @@ def upgrade() -> None:
         sa.Column("offered", sa.Boolean, nullable=False, server_default=sa.false()),
     )
     op.create_table(
+        "reviewed",
+        sa.Column("match_id", sa.String(32), sa.ForeignKey("matches.id"), primary_key=True),
+        sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), primary_key=True),
+        sa.Column("depth", sa.Integer, nullable=False),
+        sa.Column("pr", sa.Float, nullable=False),
+    )
+    op.create_index("ix_reviewed_player_id", "reviewed", ["player_id"])
+    op.create_table(
         "mutes",
         sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), primary_key=True),
         sa.Column("muted_id", sa.String(32), sa.ForeignKey("players.id"), primary_key=True),
@@ -62,6 +70,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("mutes")
+    op.drop_table("reviewed")
     op.drop_table("quick_queue")
     op.drop_table("rated_matches")
     with op.batch_alter_table("rooms") as batch:

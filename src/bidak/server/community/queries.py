@@ -1,0 +1,231 @@
+"""The reads behind profiles, the leaderboard and the live games list, and the review record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import Table, and_, func, insert, or_, select, update
+from sqlalchemy.engine import Connection
+
+from bidak.server.store.models import MatchRow, PlayerRow, RatedMatchRow, ReviewedRow, RoomRow
+
+_PLAYERS = cast(Table, PlayerRow.__table__)
+_RATED = cast(Table, RatedMatchRow.__table__)
+_REVIEWED = cast(Table, ReviewedRow.__table__)
+_ROOMS = cast(Table, RoomRow.__table__)
+_MATCHES = cast(Table, MatchRow.__table__)
+
+LEADERS = 100
+MIN_EXPERIENCE = 50
+ACTIVE_DAYS = 60
+
+
+@dataclass(frozen=True)
+class RatedLine:
+    match_id: str
+    opponent_id: str
+    opponent: str
+    won: bool
+    length: int
+    change: float
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Profile:
+    id: str
+    name: str
+    rating: float
+    experience: int
+    member_since: datetime
+    played: int
+    won: int
+    streak: int
+    """Consecutive rated results up to the last one: +n wins, -n losses, 0 before any."""
+    recent: list[RatedLine]
+    average_pr: float | None
+    reviewed: int
+
+
+def profile(connection: Connection, player_id: str, recent: int = 20) -> Profile | None:
+    player = connection.execute(select(_PLAYERS).where(_PLAYERS.c.id == player_id)).first()
+    if player is None:
+        return None
+    mine = or_(_RATED.c.winner_id == player_id, _RATED.c.loser_id == player_id)
+    played = connection.execute(select(func.count()).select_from(_RATED).where(mine)).scalar_one()
+    won = connection.execute(
+        select(func.count()).select_from(_RATED).where(_RATED.c.winner_id == player_id)
+    ).scalar_one()
+    rows = connection.execute(
+        select(_RATED).where(mine).order_by(_RATED.c.at.desc(), _RATED.c.match_id).limit(200)
+    ).all()
+    streak = 0
+    for row in rows:
+        win = row.winner_id == player_id
+        if streak == 0 or (streak > 0) == win:
+            streak += 1 if win else -1
+        else:
+            break
+    others = {r.loser_id if r.winner_id == player_id else r.winner_id for r in rows[:recent]}
+    names = {
+        r.id: r.name
+        for r in connection.execute(
+            select(_PLAYERS.c.id, _PLAYERS.c.name).where(_PLAYERS.c.id.in_(others))
+        )
+    }
+    lines = []
+    for row in rows[:recent]:
+        win = row.winner_id == player_id
+        other = row.loser_id if win else row.winner_id
+        lines.append(
+            RatedLine(
+                row.match_id,
+                other,
+                names.get(other, ""),
+                win,
+                row.length,
+                row.winner_change if win else row.loser_change,
+                row.at,
+            )
+        )
+    pr = connection.execute(
+        select(func.avg(_REVIEWED.c.pr), func.count()).where(_REVIEWED.c.player_id == player_id)
+    ).first()
+    assert pr is not None
+    return Profile(
+        player.id,
+        player.name,
+        player.rating,
+        player.experience,
+        player.created_at,
+        int(played),
+        int(won),
+        streak,
+        lines,
+        None if pr[0] is None else float(pr[0]),
+        int(pr[1]),
+    )
+
+
+def _active_players(since: datetime) -> Any:
+    last = (
+        select(_RATED.c.winner_id.label("player_id"), _RATED.c.at)
+        .union_all(select(_RATED.c.loser_id.label("player_id"), _RATED.c.at))
+        .subquery()
+    )
+    return select(last.c.player_id).group_by(last.c.player_id).having(func.max(last.c.at) >= since)
+
+
+def leaderboard(
+    connection: Connection, viewer_id: str | None, since: datetime, size: int = LEADERS
+) -> tuple[list[dict[str, Any]], int | None]:
+    """The top ``size`` by rating (ties: more experience first) of players with enough
+    experience who played a rated match since ``since``, and the viewer's own rank (None when
+    the viewer is not eligible)."""
+    eligible = and_(
+        _PLAYERS.c.experience >= MIN_EXPERIENCE, _PLAYERS.c.id.in_(_active_players(since))
+    )
+    rows = connection.execute(
+        select(_PLAYERS.c.id, _PLAYERS.c.name, _PLAYERS.c.rating, _PLAYERS.c.experience)
+        .where(eligible)
+        .order_by(_PLAYERS.c.rating.desc(), _PLAYERS.c.experience.desc(), _PLAYERS.c.id)
+        .limit(size)
+    ).all()
+    top = [
+        {"rank": index, "id": r.id, "name": r.name, "rating": r.rating, "experience": r.experience}
+        for index, r in enumerate(rows, start=1)
+    ]
+    rank = None
+    if viewer_id is not None:
+        me = connection.execute(
+            select(_PLAYERS.c.rating, _PLAYERS.c.experience).where(
+                _PLAYERS.c.id == viewer_id, eligible
+            )
+        ).first()
+        if me is not None:
+            ahead = connection.execute(
+                select(func.count())
+                .select_from(_PLAYERS)
+                .where(
+                    eligible,
+                    or_(
+                        _PLAYERS.c.rating > me.rating,
+                        and_(
+                            _PLAYERS.c.rating == me.rating,
+                            _PLAYERS.c.experience > me.experience,
+                        ),
+                    ),
+                )
+            ).scalar_one()
+            rank = int(ahead) + 1
+    return top, rank
+
+
+def live(connection: Connection, limit: int = 50) -> list[dict[str, Any]]:
+    """Matches being played now, newest first: quick matches and friend rooms not private."""
+    rows = connection.execute(
+        select(
+            _ROOMS.c.code,
+            _ROOMS.c.kind,
+            _ROOMS.c.seat0_id,
+            _ROOMS.c.seat1_id,
+            _MATCHES.c.id,
+            _MATCHES.c.state,
+            _MATCHES.c.created_at,
+        )
+        .join(_MATCHES, _MATCHES.c.id == _ROOMS.c.match_id)
+        .where(
+            _MATCHES.c.finished.is_(False),
+            _ROOMS.c.kind.in_(["quick", "friend"]),
+            _ROOMS.c.private.is_(False),
+        )
+        .order_by(_MATCHES.c.created_at.desc())
+        .limit(limit)
+    ).all()
+    ids = {i for r in rows for i in (r.seat0_id, r.seat1_id) if i}
+    players = {
+        p.id: p
+        for p in connection.execute(
+            select(_PLAYERS.c.id, _PLAYERS.c.name, _PLAYERS.c.rating).where(_PLAYERS.c.id.in_(ids))
+        )
+    }
+    games = []
+    for r in rows:
+        seats = [players.get(i) if i else None for i in (r.seat0_id, r.seat1_id)]
+        state = r.state
+        games.append(
+            {
+                "room": r.code,
+                "kind": r.kind,
+                "match_id": r.id,
+                "players": [
+                    {"id": p.id, "name": p.name, "rating": p.rating} if p else None for p in seats
+                ],
+                "length": state.get("rules", {}).get("length"),
+                "score": state.get("score"),
+                "started_at": r.created_at,
+            }
+        )
+    return games
+
+
+def record_review(connection: Connection, match_id: str, prs: dict[str, float], depth: int) -> None:
+    """Keep each player's PR in a finished match from the deepest review asked for."""
+    for player_id, pr in prs.items():
+        found = connection.execute(
+            select(_REVIEWED.c.depth).where(
+                _REVIEWED.c.match_id == match_id, _REVIEWED.c.player_id == player_id
+            )
+        ).first()
+        if found is None:
+            connection.execute(
+                insert(_REVIEWED).values(match_id=match_id, player_id=player_id, depth=depth, pr=pr)
+            )
+        elif found.depth < depth:
+            connection.execute(
+                update(_REVIEWED)
+                .where(_REVIEWED.c.match_id == match_id, _REVIEWED.c.player_id == player_id)
+                .values(depth=depth, pr=pr)
+            )

@@ -1,0 +1,141 @@
+"""Profiles, the leaderboard and the live games list over HTTP."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from functools import partial
+
+from fastapi import APIRouter, HTTPException
+from pydantic import BaseModel, Field
+
+from bidak.server.community import queries
+from bidak.server.services import PlayerDep, ServicesDep
+from bidak.server.store.repo import is_key
+
+router = APIRouter(tags=["community"])
+
+
+class RecentMatch(BaseModel):
+    match_id: str
+    opponent_id: str
+    opponent: str
+    won: bool
+    length: int
+    rating_change: float
+    at: str
+    review: str = Field(description="the match's review page")
+
+
+class ProfileOut(BaseModel):
+    id: str
+    name: str
+    rating: float
+    experience: int
+    member_since: str
+    played: int = Field(description="rated matches played")
+    won: int
+    streak: int = Field(description="+n: the last n rated matches won; -n: lost")
+    recent: list[RecentMatch] = Field(description="the last 20 rated matches, newest first")
+    average_pr: float | None = Field(description="over the reviewed matches; null before any")
+    reviewed: int
+
+
+class Leader(BaseModel):
+    rank: int
+    id: str
+    name: str
+    rating: float
+    experience: int
+
+
+class LeaderboardOut(BaseModel):
+    leaders: list[Leader]
+    your_rank: int | None = Field(description="null: you are not on the board yet")
+    min_experience: int = queries.MIN_EXPERIENCE
+    active_days: int = queries.ACTIVE_DAYS
+
+
+class LivePlayer(BaseModel):
+    id: str
+    name: str
+    rating: float
+
+
+class LiveGame(BaseModel):
+    room: str
+    kind: str
+    match_id: str
+    players: list[LivePlayer | None]
+    length: int | None
+    score: list[int] | None
+    started_at: str
+
+
+@router.get("/api/players/{player_id}", response_model=ProfileOut)
+async def profile(player_id: str, services: ServicesDep) -> ProfileOut:
+    """A player's rating, results, recent rated matches and average PR (never their e-mail)."""
+    found = (
+        await services.db.read(partial(queries.profile, player_id=player_id))
+        if is_key(player_id)
+        else None
+    )
+    if found is None:
+        raise HTTPException(404, "There is no such player")
+    return ProfileOut(
+        id=found.id,
+        name=found.name,
+        rating=round(found.rating, 2),
+        experience=found.experience,
+        member_since=found.member_since.isoformat(),
+        played=found.played,
+        won=found.won,
+        streak=found.streak,
+        recent=[
+            RecentMatch(
+                match_id=line.match_id,
+                opponent_id=line.opponent_id,
+                opponent=line.opponent,
+                won=line.won,
+                length=line.length,
+                rating_change=round(line.change, 2),
+                at=line.at.isoformat(),
+                review=f"/#/review/{line.match_id}",
+            )
+            for line in found.recent
+        ],
+        average_pr=None if found.average_pr is None else round(found.average_pr, 2),
+        reviewed=found.reviewed,
+    )
+
+
+@router.get("/api/leaderboard", response_model=LeaderboardOut)
+async def leaderboard(player: PlayerDep, services: ServicesDep) -> LeaderboardOut:
+    """The top 100 by rating among players with experience of at least 50 who played a rated
+    match in the last 60 days (ties: more experience first), and your own rank."""
+    now = datetime.fromtimestamp(services.clock.now(), UTC)
+    since = now - timedelta(days=queries.ACTIVE_DAYS)
+    top, rank = await services.db.read(
+        partial(queries.leaderboard, viewer_id=player.id, since=since)
+    )
+    leaders = [Leader(**row | {"rating": round(row["rating"], 2)}) for row in top]
+    return LeaderboardOut(leaders=leaders, your_rank=rank)
+
+
+@router.get("/api/live", response_model=list[LiveGame])
+async def live(services: ServicesDep) -> list[LiveGame]:
+    """Matches being played now (quick matches, and friend rooms not marked private), newest
+    first; open ``/#/room/{room}`` to watch."""
+    games = await services.db.read(queries.live)
+    return [
+        LiveGame(
+            **game
+            | {
+                "started_at": game["started_at"].isoformat(),
+                "players": [
+                    None if p is None else p | {"rating": round(p["rating"], 2)}
+                    for p in game["players"]
+                ],
+            }
+        )
+        for game in games
+    ]

@@ -287,6 +287,10 @@ class RoomService:
                 self._rooms.pop(next(iter(self._rooms)))
         return room
 
+    async def start_match(self, room: RoomRow, rules: RuleSet) -> None:
+        """Start the match of a room stored with both seats taken (a rematch)."""
+        await self._start_match(room, rules)
+
     async def _start_match(self, room: RoomRow, rules: RuleSet) -> None:
         seed = self._seeds()
         state, events = start_match(rules)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from fastapi import APIRouter, HTTPException, Request
+from pydantic import BaseModel, Field
 
 from bidak.economy.shop import table_checkers
+from bidak.server.rooms.rematch import rematch
 from bidak.server.rooms.service import RoomError, seat_of
 from bidak.server.schemas import RoomInfo, RoomOptions, SeatInfo
 from bidak.server.services import PlayerDep, Services, ServicesDep, too_soon
@@ -97,3 +101,21 @@ async def join_room(
     except RoomError as error:
         raise _refused(error) from None
     return await room_info(request, services, room, player)
+
+
+class RematchOut(BaseModel):
+    state: Literal["offered", "accepted"]
+    by: int | None = Field(None, description="the seat that offered")
+    until: float | None = Field(None, description="when the offer runs out (server time)")
+    room: str | None = Field(None, description="the rematch's room, once accepted")
+
+
+@router.post("/{code}/rematch", response_model=RematchOut)
+async def ask_rematch(code: str, player: PlayerDep, services: ServicesDep) -> RematchOut:
+    """Offer a rematch after the match, or accept the other player's (within a minute): the
+    same options, the same two players, seats swapped. Against a bot it starts at once."""
+    try:
+        found = await rematch(services.rooms, code, player.id)
+    except RoomError as error:
+        raise _refused(error) from None
+    return RematchOut(state=found.state, by=found.by, until=found.until, room=found.room)

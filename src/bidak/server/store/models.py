@@ -69,6 +69,11 @@ class RoomRow(Base):
     whose creator asked for it)."""
     private: Mapped[bool] = mapped_column(Boolean, default=False)
     """Kept out of the list of live games."""
+    rematch_by: Mapped[str | None] = mapped_column(String(32), default=None)
+    """Who offered a rematch after the match (the offer stands for a minute)."""
+    rematch_at: Mapped[float | None] = mapped_column(Float, default=None)
+    rematch_room: Mapped[str | None] = mapped_column(String(32), default=None)
+    """The room of the rematch, once accepted."""
 
 
 class MatchRow(Base):

@@ -1,5 +1,5 @@
 """Playing strangers: ratings and experience, rated and private rooms, rated match ends, the
-quick match queue, mutes, and each player's PR in reviewed matches.
+quick match queue, mutes, rematch offers, and each player's PR in reviewed matches.
 
 Revision ID: 0003
 Revises: 0002
@@ -27,6 +27,9 @@ def upgrade() -> None:
     op.add_column(
         "rooms", sa.Column("private", sa.Boolean, nullable=False, server_default=sa.false())
     )
+    op.add_column("rooms", sa.Column("rematch_by", sa.String(32), nullable=True))
+    op.add_column("rooms", sa.Column("rematch_at", sa.Float, nullable=True))
+    op.add_column("rooms", sa.Column("rematch_room", sa.String(32), nullable=True))
     op.create_table(
         "rated_matches",
         sa.Column("match_id", sa.String(32), sa.ForeignKey("matches.id"), primary_key=True),
@@ -74,6 +77,8 @@ def downgrade() -> None:
     op.drop_table("quick_queue")
     op.drop_table("rated_matches")
     with op.batch_alter_table("rooms") as batch:
+        for column in ("rematch_room", "rematch_at", "rematch_by"):
+            batch.drop_column(column)
         batch.drop_column("private")
         batch.drop_column("rated")
     with op.batch_alter_table("players") as batch:

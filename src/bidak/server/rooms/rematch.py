@@ -1,0 +1,124 @@
+"""Rematch: after a match, either player offers; if the other accepts within a minute, a new
+match with the same options starts for the same two players.
+
+The offer lives in the room's row, so it holds across processes: accepting is one conditional
+update (the offer must be the other player's, less than :data:`OFFER_SECONDS` old, and not yet
+taken), so two accepts at once start one rematch. Each change is published on the room's
+channel as ``{"kind": "rematch", "state": "offered" | "accepted", ...}``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import partial
+from typing import Any, Literal, cast
+
+from sqlalchemy import Table, select, update
+from sqlalchemy.engine import Connection
+
+from bidak.match import rules_from_json
+from bidak.server.rooms.service import RoomError, RoomService, new_room_code, room_channel, seat_of
+from bidak.server.store.models import RoomRow
+
+OFFER_SECONDS = 60.0
+
+_ROOMS = cast(Table, RoomRow.__table__)
+
+
+@dataclass(frozen=True)
+class Rematch:
+    state: Literal["offered", "accepted"]
+    """Offered (waiting for the other player) or accepted (``room`` is the rematch's)."""
+    by: int | None = None
+    """The seat that offered."""
+    until: float | None = None
+    room: str | None = None
+
+
+def _fresh(connection: Connection, code: str) -> Any:
+    return connection.execute(select(_ROOMS).where(_ROOMS.c.code == code)).first()
+
+
+def _offer(connection: Connection, code: str, player_id: str, now: float) -> Any:
+    connection.execute(
+        update(_ROOMS)
+        .where(_ROOMS.c.code == code, _ROOMS.c.rematch_room.is_(None))
+        .values(rematch_by=player_id, rematch_at=now)
+    )
+    return _fresh(connection, code)
+
+
+def _accept(connection: Connection, code: str, offered_by: str, since: float, new: str) -> bool:
+    taken = connection.execute(
+        update(_ROOMS)
+        .where(
+            _ROOMS.c.code == code,
+            _ROOMS.c.rematch_room.is_(None),
+            _ROOMS.c.rematch_by == offered_by,
+            _ROOMS.c.rematch_at >= since,
+        )
+        .values(rematch_room=new)
+    )
+    return bool(taken.rowcount)
+
+
+async def rematch(rooms: RoomService, code: str, player_id: str) -> Rematch:
+    """Offer a rematch, or accept the other player's offer (which starts it)."""
+    room = await rooms.room(code)
+    seat = seat_of(room, player_id)
+    if seat is None:
+        raise RoomError("not_seated", "Only the players of this match can ask for a rematch")
+    if room.match_id is None or not (await rooms.live(room.match_id)).finished:
+        raise RoomError("not_over", "A rematch can be asked for when the match is over")
+    db = rooms.store.db
+    now = rooms.clock.now()
+    row = await db.read(partial(_fresh, code=code))
+    if row.rematch_room is not None:
+        return Rematch("accepted", room=row.rematch_room)
+    live_offer = row.rematch_by is not None and row.rematch_at >= now - OFFER_SECONDS
+    practice = room.kind == "practice"
+    if practice or (live_offer and row.rematch_by != player_id):
+        return await _start(rooms, room, row.rematch_by or player_id, now)
+    row = await db.write(partial(_offer, code=code, player_id=player_id, now=now))
+    if row.rematch_room is not None:
+        return Rematch("accepted", room=row.rematch_room)
+    offered = Rematch("offered", by=int(seat), until=now + OFFER_SECONDS)
+    await rooms.bus.publish(
+        room_channel(code),
+        {"kind": "rematch", "state": "offered", "by": offered.by, "until": offered.until},
+    )
+    return offered
+
+
+async def _start(rooms: RoomService, room: RoomRow, offered_by: str, now: float) -> Rematch:
+    new = new_room_code()
+    db = rooms.store.db
+    accepted = await db.write(
+        partial(_accept, code=room.code, offered_by=offered_by, since=now - OFFER_SECONDS, new=new)
+    )
+    if not accepted:
+        row = await db.read(partial(_fresh, code=room.code))
+        if row.rematch_room is not None:
+            return Rematch("accepted", room=row.rematch_room)
+        raise RoomError("expired", "The rematch offer ran out; offer one yourself")
+    twin = RoomRow(
+        code=new,
+        kind=room.kind,
+        created_at=datetime.now(UTC),
+        creator_id=room.creator_id,
+        # The other player starts in seat 0 this time.
+        seat0_id=room.seat1_id if room.kind != "practice" else room.seat0_id,
+        seat1_id=room.seat0_id if room.kind != "practice" else None,
+        bot_level=room.bot_level,
+        move_seconds=room.move_seconds,
+        rules=dict(room.rules),
+        rated=room.rated,
+        private=room.private,
+    )
+    await rooms.store.create_room(twin)
+    await rooms.start_match(twin, rules_from_json(twin.rules))
+    await rooms.bus.publish(
+        room_channel(room.code), {"kind": "rematch", "state": "accepted", "room": new}
+    )
+    return Rematch("accepted", room=new)

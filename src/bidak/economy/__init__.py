@@ -30,6 +30,8 @@ class Reason(enum.StrEnum):
     PURCHASE = "purchase"
     GRANT = "grant"
     """An operator's correction for a support case (positive or negative), with a note."""
+    MERGE = "merge"
+    """A guest's balance moving to the account it signed in to (two entries, one each way)."""
 
 
 class Insufficient(Exception):

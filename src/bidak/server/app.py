@@ -6,7 +6,8 @@ and the bot pool, re-arms every unfinished match's clock and bot, and closes the
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -23,7 +24,10 @@ from bidak.server.clocks import Clock, SystemClock
 from bidak.server.collector import Collector
 from bidak.server.community import routes as community
 from bidak.server.dice import new_seed
+from bidak.server.identity import routes as identity
+from bidak.server.identity.service import PER_ADDRESS_PER_HOUR, PER_CLIENT_PER_HOUR, Accounts
 from bidak.server.limits import Buckets
+from bidak.server.mail.outbox import LogTransport, Outbox, SmtpConfig, SmtpTransport
 from bidak.server.matchmaking import routes as quick_match
 from bidak.server.matchmaking.service import QuickMatch
 from bidak.server.rooms.service import RoomService
@@ -36,6 +40,7 @@ from bidak.server.wallet import routes as wallet
 from bidak.server.wallet.service import Wallets
 
 WEB = Path(__file__).resolve().parent.parent / "web"
+log = logging.getLogger(__name__)
 
 
 class BidakApp(FastAPI):
@@ -56,6 +61,34 @@ class BidakApp(FastAPI):
             await ws.socket(WebSocket(scope, receive, send))
             return
         await super().__call__(scope, receive, send)
+
+
+def mail_outbox(settings: Settings, clock: Clock) -> Outbox | None:
+    """The letters' way out: SMTP when ``BIDAK_SMTP_URL`` is set, else the log; in production
+    without SMTP, none (e-mail features answer 503 and the start says so)."""
+    if settings.smtp_url:
+        transport: SmtpTransport | LogTransport = SmtpTransport(
+            SmtpConfig.from_url(settings.smtp_url)
+        )
+    elif settings.environment == "production":
+        log.warning("no BIDAK_SMTP_URL: e-mail sign-in and account recovery are off")
+        return None
+    else:
+        transport = LogTransport()
+    return Outbox(transport, settings.mail_from, clock)
+
+
+def email_limits(clock: Clock) -> Callable[[str, str], Awaitable[float]]:
+    """Letters per address and per client address an hour."""
+    buckets = {
+        "email_address": Buckets(PER_ADDRESS_PER_HOUR / 3600, PER_ADDRESS_PER_HOUR),
+        "email_client": Buckets(PER_CLIENT_PER_HOUR / 3600, PER_CLIENT_PER_HOUR),
+    }
+
+    async def limit(rule: str, key: str) -> float:
+        return buckets[rule].take(key, clock.now())
+
+    return limit
 
 
 def create_app(
@@ -84,6 +117,8 @@ def create_app(
         rooms = Buckets(settings.rooms_per_minute / 60, settings.rooms_per_minute)
         wallets = Wallets(db, the_clock, settings.checkin_tz)
         quick = QuickMatch(db, service, bus, the_clock)
+        outbox = mail_outbox(settings, the_clock)
+        accounts = Accounts(db, outbox, the_clock, email_limits(the_clock))
         app.state.services = Services(
             settings,
             db,
@@ -98,6 +133,7 @@ def create_app(
             rooms,
             wallets,
             quick,
+            accounts,
         )
         await service.start()
         quick.start()
@@ -112,6 +148,8 @@ def create_app(
             if collector is not None:
                 await collector.stop()
             await quick.stop()
+            if outbox is not None:
+                await outbox.close()
             await service.stop()
             await bus.close()
             hints.close()
@@ -128,6 +166,7 @@ def create_app(
     app.include_router(wallet.router)
     app.include_router(quick_match.router)
     app.include_router(community.router)
+    app.include_router(identity.router)
     app.include_router(ws.router)
 
     @app.get("/api/health", tags=["health"])

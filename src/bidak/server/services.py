@@ -13,6 +13,8 @@ from bidak.server.accounts import COOKIE, guest_name
 from bidak.server.analyst import Analyst
 from bidak.server.bus import Bus
 from bidak.server.clocks import Clock
+from bidak.server.devices import device_label
+from bidak.server.identity.service import Accounts
 from bidak.server.limits import Buckets
 from bidak.server.matchmaking.service import QuickMatch
 from bidak.server.rooms.service import RoomService
@@ -23,6 +25,8 @@ from bidak.server.store.repo import Store
 from bidak.server.wallet.service import Wallets
 
 SESSION_MAX_AGE = 400 * 24 * 3600
+SEEN_EVERY = 300.0
+"""A session's "last seen" is written at most this often (not on every request)."""
 
 
 @dataclass
@@ -42,6 +46,7 @@ class Services:
     """By player."""
     wallets: Wallets
     quick: QuickMatch
+    accounts: Accounts
 
 
 def get_services(request: Request) -> Services:
@@ -78,13 +83,17 @@ def set_session_cookie(response: Response, token: str, secure: bool) -> None:
 async def current_player(request: Request, response: Response, services: ServicesDep) -> PlayerRow:
     """The visitor's player: resumed from the session cookie, or a new guest with a new cookie."""
     token = request.cookies.get(COOKIE)
-    player = await services.store.player_for_token(token) if token else None
-    if player is not None:
+    found = await services.store.session_for_token(token) if token else None
+    device = device_label(request.headers.get("user-agent"))
+    if found is not None and token is not None:
+        session, player = found
+        if session.last_seen is None or services.clock.now() - session.last_seen > SEEN_EVERY:
+            await services.accounts.seen(token, device)
         return player
     # The address is the proxy's X-Forwarded-For when uvicorn trusts the proxy.
     address = request.client.host if request.client else ""
     too_soon(services.new_guests.take(address, services.clock.now()), "new players")
-    player, token = await services.store.create_guest(guest_name())
+    player, token = await services.store.create_guest(guest_name(), device)
     # Behind a TLS-terminating proxy the request's scheme is https when the proxy is trusted
     # (uvicorn's --forwarded-allow-ips) and says so in X-Forwarded-Proto.
     secure = services.settings.secure_cookies or request.url.scheme == "https"

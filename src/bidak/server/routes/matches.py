@@ -10,7 +10,7 @@ from bidak.formats.match_mat import match_to_mat
 from bidak.match import event_from_json
 from bidak.server.dice import all_dice
 from bidak.server.schemas import DiceProof, EventItem, MatchEvents, MatchRating, RatingLine
-from bidak.server.services import ServicesDep
+from bidak.server.services import Services, ServicesDep
 from bidak.server.store.models import MatchRow
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
@@ -40,12 +40,10 @@ async def events(match_id: str, services: ServicesDep, since: int = 0) -> MatchE
     )
 
 
-@router.get("/{match_id}/mat", response_class=PlainTextResponse)
-async def export_mat(match_id: str, services: ServicesDep) -> PlainTextResponse:
-    """The match as a .mat file (Jellyfish / GNU Backgammon)."""
-    row = await _match(services, match_id)
+async def mat_text(services: Services, row: MatchRow) -> str:
+    """The match as the text of a .mat file (Jellyfish / GNU Backgammon)."""
     room = await services.store.room(row.room_code)
-    rows = await services.store.events(match_id)
+    rows = await services.store.events(row.id)
     names = await services.store.players(
         [i for i in (room.seat0_id, room.seat1_id) if i] if room else []
     )
@@ -60,8 +58,15 @@ async def export_mat(match_id: str, services: ServicesDep) -> PlainTextResponse:
         (players[0], players[1]),
         {"Site": "Bidak", "EventDate": row.created_at.strftime("%Y.%m.%d")},
     )
+    return write_mat(record)
+
+
+@router.get("/{match_id}/mat", response_class=PlainTextResponse)
+async def export_mat(match_id: str, services: ServicesDep) -> PlainTextResponse:
+    """The match as a .mat file (Jellyfish / GNU Backgammon)."""
+    row = await _match(services, match_id)
     return PlainTextResponse(
-        write_mat(record),
+        await mat_text(services, row),
         headers={"Content-Disposition": f'attachment; filename="bidak-{match_id[:8]}.mat"'},
     )
 

@@ -22,6 +22,11 @@ class PlayerRow(Base):
     name: Mapped[str] = mapped_column(String(40))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     email: Mapped[str | None] = mapped_column(String(254), unique=True, default=None)
+    """Normalised (:func:`bidak.server.mail.addresses.normalise`); set once confirmed."""
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    """When the account was deleted (its name is then "deleted player")."""
+    merged_into: Mapped[str | None] = mapped_column(String(32), default=None)
+    """The account a retired guest's finished matches moved to at a sign-in."""
     coins: Mapped[int] = mapped_column(Integer, default=0)
     """The balance: a cache of the sum of the player's ledger entries, changed only in the
     transaction that appends the entry explaining it (:mod:`bidak.server.wallet.queries`)."""
@@ -47,6 +52,11 @@ class SessionRow(Base):
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    id: Mapped[str | None] = mapped_column(String(32), unique=True, default=None)
+    """A name for the session in the list of signed-in browsers (not a secret, not the token)."""
+    last_seen: Mapped[float | None] = mapped_column(Float, default=None)
+    device: Mapped[str | None] = mapped_column(String(64), default=None)
+    """A coarse label of the browser, e.g. "Chrome on Android"."""
 
 
 class RoomRow(Base):
@@ -189,3 +199,18 @@ class ReviewedRow(Base):
     depth: Mapped[int] = mapped_column(Integer)
     """The review's ply (1, 2 or 3)."""
     pr: Mapped[float] = mapped_column(Float)
+
+
+class EmailLinkRow(Base):
+    """A one-time link sent by e-mail: only the SHA-256 of its token is kept."""
+
+    __tablename__ = "email_links"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    purpose: Mapped[str] = mapped_column(String(16))
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    email: Mapped[str] = mapped_column(String(254))
+    """The address the letter went to, or, for a change, the address to link next ("" removes)."""
+    created_at: Mapped[float] = mapped_column(Float)
+    expires_at: Mapped[float] = mapped_column(Float)
+    used_at: Mapped[float | None] = mapped_column(Float, default=None)

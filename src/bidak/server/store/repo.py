@@ -79,20 +79,38 @@ class Store:
 
     # -- players and sessions -------------------------------------------------------------------
 
-    async def create_guest(self, name: str) -> tuple[PlayerRow, str]:
+    async def create_guest(
+        self, name: str, device: str = "Unknown browser"
+    ) -> tuple[PlayerRow, str]:
         """A new guest and the cookie token of its first session."""
         token = secrets.token_urlsafe(32)
-        player = PlayerRow(id=new_id(), name=name, created_at=_now(), coins=0)
-        session = SessionRow(token_hash=token_hash(token), player_id=player.id, created_at=_now())
+        now = _now()
+        player = PlayerRow(id=new_id(), name=name, created_at=now, coins=0)
+        session = SessionRow(
+            token_hash=token_hash(token),
+            player_id=player.id,
+            created_at=now,
+            id=secrets.token_hex(16),
+            last_seen=now.timestamp(),
+            device=device,
+        )
         await self.db.write(partial(_insert, rows=[player, session]))
         return player, token
 
     async def player_for_token(self, token: str) -> PlayerRow | None:
+        found = await self.session_for_token(token)
+        return None if found is None else found[1]
+
+    async def session_for_token(self, token: str) -> tuple[SessionRow, PlayerRow] | None:
+        """The session of a cookie token and its player (a deleted account has none)."""
         async with self.db.session() as session:
             found = await session.get(SessionRow, token_hash(token))
             if found is None:
                 return None
-            return await session.get(PlayerRow, found.player_id)
+            player = await session.get(PlayerRow, found.player_id)
+            if player is None or player.deleted_at is not None:
+                return None
+            return found, player
 
     async def player(self, player_id: str) -> PlayerRow | None:
         async with self.db.session() as session:

@@ -30,7 +30,7 @@ class CheckInOut(BaseModel):
 
 class EntryOut(BaseModel):
     amount: int
-    reason: Literal["checkin", "purchase", "grant"]
+    reason: Literal["checkin", "purchase", "grant", "merge"]
     item: str | None
     note: str | None
     balance_after: int

@@ -1,0 +1,408 @@
+"""Accounts that last: link an e-mail, sign in anywhere by a one-time link, sessions, own data.
+
+No passwords. Every link is one-time (256 random bits, only the hash stored), lasts
+:data:`LINK_SECONDS`, and is consumed only by an explicit click on the page it opens (a mail
+scanner that fetches the link consumes nothing). Whether an address is known is never told: the
+requests that send letters answer the same either way. Letters go through the outbox, so a
+request never waits for the mail server.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import partial
+from typing import Any
+
+import orjson
+
+from bidak.server.clocks import Clock
+from bidak.server.identity import queries
+from bidak.server.identity.queries import Link, LinkRefused
+from bidak.server.mail.addresses import BadAddress, masked, normalise
+from bidak.server.mail.letters import Language, Purpose, compose
+from bidak.server.mail.outbox import Outbox
+from bidak.server.store.db import Database
+from bidak.server.store.models import PlayerRow
+
+LINK_SECONDS = 30 * 60
+PER_ADDRESS_PER_HOUR = 3
+PER_CLIENT_PER_HOUR = 10
+
+Limit = Callable[[str, str], Awaitable[float]]
+"""``limit(rule, key)``: 0.0 when one more letter may go, else the seconds to wait."""
+
+
+class AccountError(Exception):
+    """A refused request: ``status`` for HTTP, the message for people."""
+
+    def __init__(self, status: int, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.retry_after = retry_after
+
+
+@dataclass(frozen=True)
+class Confirmed:
+    purpose: Purpose
+    player_id: str | None
+    """The account the browser is now signed in to (None after a deletion)."""
+    token: str | None
+    """A new session cookie for the browser, when it changed."""
+    merged: int = 0
+
+
+class Accounts:
+    def __init__(
+        self,
+        db: Database,
+        outbox: Outbox | None,
+        clock: Clock,
+        limit: Limit,
+    ) -> None:
+        self.db, self.outbox, self.clock, self.limit = db, outbox, clock, limit
+
+    @property
+    def delivery(self) -> str:
+        """Where letters go: "smtp", or "log" in development without BIDAK_SMTP_URL."""
+        if self.outbox is None:
+            return "off"
+        return "log" if self.outbox.logs_only else "smtp"
+
+    def _outbox(self) -> Outbox:
+        if self.outbox is None:
+            raise AccountError(
+                503, "E-mail is not set up on this site (its operator must set BIDAK_SMTP_URL)"
+            )
+        return self.outbox
+
+    async def _allowed(self, address: str, client: str) -> None:
+        for rule, key in (("email_address", address), ("email_client", client)):
+            wait = await self.limit(rule, key)
+            if wait > 0:
+                raise AccountError(
+                    429, "Too many links asked for; try again later", retry_after=wait
+                )
+
+    async def _send(
+        self,
+        purpose: Purpose,
+        player: PlayerRow,
+        to: str,
+        carried: str,
+        language: Language,
+        base: str,
+    ) -> None:
+        token = await self.db.write(
+            partial(
+                queries.new_link,
+                purpose=purpose.value,
+                player_id=player.id,
+                email=carried,
+                now=self.clock.now(),
+                seconds=LINK_SECONDS,
+            )
+        )
+        link = f"{base}/auth/email?token={token}"
+        letter = compose(purpose, language, player.name, link, LINK_SECONDS // 60)
+        self._outbox().send(letter, to)
+
+    # -- asking for links -------------------------------------------------------------------
+
+    async def ask_to_link(
+        self, player: PlayerRow, text: str, language: Language, client: str, base: str
+    ) -> None:
+        """Send a link that links ``text`` to ``player`` (or, when the account has an address
+        already, a link to that address that allows the change)."""
+        self._outbox()
+        address = _address(text)
+        await self._allowed(address, client)
+        if player.email == address:
+            return
+        if player.email is not None:
+            await self._send(Purpose.CHANGE_EMAIL, player, player.email, address, language, base)
+            return
+        owner = await self.db.read(partial(queries.owner_of, email=address))
+        if owner is not None:
+            # Someone else's address: its owner gets a sign-in link, the asker learns nothing.
+            await self._send(Purpose.SIGN_IN, owner, address, address, language, base)
+            return
+        await self._send(Purpose.LINK_EMAIL, player, address, address, language, base)
+
+    async def ask_to_sign_in(self, text: str, language: Language, client: str, base: str) -> None:
+        """Send a sign-in link to ``text`` if an account owns it (the answer is the same if
+        none does)."""
+        self._outbox()
+        address = _address(text)
+        await self._allowed(address, client)
+        owner = await self.db.read(partial(queries.owner_of, email=address))
+        if owner is not None:
+            await self._send(Purpose.SIGN_IN, owner, address, address, language, base)
+
+    async def ask_to_remove(
+        self, player: PlayerRow, language: Language, client: str, base: str
+    ) -> None:
+        if player.email is None:
+            raise AccountError(409, "This account has no e-mail address")
+        self._outbox()
+        await self._allowed(player.email, client)
+        await self._send(Purpose.CHANGE_EMAIL, player, player.email, "", language, base)
+
+    async def ask_to_delete(
+        self, player: PlayerRow, language: Language, client: str, base: str
+    ) -> None:
+        if player.email is None:
+            raise AccountError(409, "This account has no e-mail address")
+        self._outbox()
+        await self._allowed(player.email, client)
+        await self._send(Purpose.DELETE_ACCOUNT, player, player.email, player.email, language, base)
+
+    async def delete_now(self, player: PlayerRow) -> None:
+        """A guest without an address deletes itself (nobody could receive a link)."""
+        if player.email is not None:
+            raise AccountError(409, "Confirm with the link sent to your e-mail address")
+        at = datetime.fromtimestamp(self.clock.now(), UTC)
+        await self.db.write(partial(queries.delete_account, player_id=player.id, at=at))
+
+    # -- opening a link ------------------------------------------------------------------------
+
+    async def preview(self, token: str) -> dict[str, Any]:
+        """What the link would do, without using it (for the page that asks for the click)."""
+        link = await self.db.read(partial(queries.peek, token=token))
+        if link is None:
+            raise AccountError(404, "This link is not valid")
+        owner = await self.db.read(partial(_player, player_id=link.player_id))
+        state = (
+            "used"
+            if link.used_at is not None
+            else "expired"
+            if link.expires_at < self.clock.now()
+            else "ready"
+        )
+        return {
+            "purpose": link.purpose,
+            "state": state,
+            "name": owner.name if owner else "",
+            "address": masked(link.email) if link.email else "",
+        }
+
+    async def confirm(
+        self,
+        token: str,
+        player: PlayerRow | None,
+        session: str | None,
+        device: str,
+        language: Language,
+        base: str,
+    ) -> Confirmed:
+        """Use the link in this browser (``player``, ``session``: who it is signed in as)."""
+        link = await self.db.read(partial(queries.peek, token=token))
+        if link is None:
+            raise AccountError(404, "This link is not valid")
+        purpose = Purpose(link.purpose)
+        if purpose in (Purpose.LINK_EMAIL, Purpose.CHANGE_EMAIL, Purpose.DELETE_ACCOUNT) and (
+            player is None or player.id != link.player_id
+        ):
+            raise AccountError(
+                403,
+                "This link was made for another account: open it in the browser that asked for it",
+            )
+        now = self.clock.now()
+        at = datetime.fromtimestamp(now, UTC)
+        work = partial(
+            _confirm,
+            token=token,
+            now=now,
+            at=at,
+            purpose=purpose,
+            player_id=None if player is None else player.id,
+            session=session,
+            device=device,
+        )
+        try:
+            result, carried = await self.db.write(work)
+        except LinkRefused as refused:
+            raise AccountError(410, _REFUSED[refused.code]) from None
+        except queries.AddressTaken:
+            raise AccountError(409, "That address is linked to another account") from None
+        if purpose is Purpose.CHANGE_EMAIL and carried:
+            owner = await self.db.read(partial(_player, player_id=link.player_id))
+            assert owner is not None
+            await self._send(Purpose.LINK_EMAIL, owner, carried, carried, language, base)
+        return result
+
+    # -- sessions and data ---------------------------------------------------------------------
+
+    async def sessions(self, player_id: str, session: str | None) -> list[dict[str, Any]]:
+        rows = await self.db.read(partial(queries.sessions_of, player_id=player_id))
+        mine = queries.hashed(session) if session else None
+        return [
+            {
+                "id": row["id"],
+                "created_at": row["created_at"].isoformat(),
+                "last_seen": row["last_seen"],
+                "device": row["device"] or "Unknown browser",
+                "current": row["token_hash"] == mine,
+            }
+            for row in rows
+        ]
+
+    async def end_session(self, player_id: str, session_id: str) -> bool:
+        return await self.db.write(
+            partial(queries.end_session, player_id=player_id, session_id=session_id)
+        )
+
+    async def logout(self, session: str) -> None:
+        await self.db.write(partial(queries.end_token, token=session))
+
+    async def logout_all(self, player_id: str) -> int:
+        return await self.db.write(partial(queries.end_all, player_id=player_id))
+
+    async def seen(self, session: str, device: str) -> None:
+        await self.db.write(
+            partial(queries.seen, token=session, now=self.clock.now(), device=device)
+        )
+
+    async def export(self, player_id: str, extra: dict[str, Any], mats: dict[str, str]) -> bytes:
+        """A zip: account.json (everything stored about the account) and each finished match
+        as .mat (``mats``, by match id)."""
+        stored = await self.db.read(partial(_export, player_id=player_id))
+        document = stored | extra
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr(
+                "account.json",
+                orjson.dumps(document, option=orjson.OPT_INDENT_2, default=str),
+            )
+            for match_id, text in mats.items():
+                archive.writestr(f"matches/{match_id}.mat", text)
+        return buffer.getvalue()
+
+
+_REFUSED = {
+    "unknown": "This link is not valid",
+    "used": "This link was used already; ask for a new one",
+    "expired": "This link has expired; ask for a new one",
+}
+
+
+def _address(text: str) -> str:
+    try:
+        return normalise(text)
+    except BadAddress as bad:
+        raise AccountError(422, str(bad)) from None
+
+
+def _player(connection: Any, player_id: str) -> PlayerRow | None:
+    from sqlalchemy import select
+
+    row = connection.execute(
+        select(PlayerRow.__table__).where(PlayerRow.__table__.c.id == player_id)
+    ).first()
+    return None if row is None else PlayerRow(**row._mapping)
+
+
+def _confirm(
+    connection: Any,
+    token: str,
+    now: float,
+    at: datetime,
+    purpose: Purpose,
+    player_id: str | None,
+    session: str | None,
+    device: str,
+) -> tuple[Confirmed, str]:
+    """Use the link and do what it says, in one transaction (all or nothing)."""
+    link: Link = queries.use(connection, token, now)
+    owner = _player(connection, link.player_id)
+    if owner is None or owner.deleted_at is not None:
+        raise LinkRefused("unknown")
+    if purpose is Purpose.LINK_EMAIL:
+        queries.set_email(connection, owner.id, link.email)
+        return Confirmed(purpose, owner.id, _rotated(connection, owner.id, session, at, device)), ""
+    if purpose is Purpose.CHANGE_EMAIL:
+        if not link.email:
+            queries.set_email(connection, owner.id, None)
+        return Confirmed(purpose, owner.id, None), link.email
+    if purpose is Purpose.DELETE_ACCOUNT:
+        queries.delete_account(connection, owner.id, at)
+        return Confirmed(purpose, None, None), ""
+    # Sign in: this browser now belongs to the owner; a guest it held joins the account.
+    merged = 0
+    if player_id is not None and player_id != owner.id:
+        merged = queries.merge_guest(connection, player_id, owner.id, at)
+    return (
+        Confirmed(purpose, owner.id, _rotated(connection, owner.id, session, at, device), merged),
+        "",
+    )
+
+
+def _rotated(
+    connection: Any, player_id: str, session: str | None, at: datetime, device: str
+) -> str:
+    """A fresh session token for this browser (the one it had stops working at once)."""
+    if session is not None:
+        queries.end_token(connection, session)
+    return queries.new_session(connection, player_id, at, device)
+
+
+def _export(connection: Any, player_id: str) -> dict[str, Any]:
+    from sqlalchemy import or_, select
+
+    from bidak.server.store.models import LedgerRow, OwnedRow, RatedMatchRow, RoomRow
+
+    player = _player(connection, player_id)
+    assert player is not None
+    ledger = connection.execute(
+        select(LedgerRow.__table__)
+        .where(LedgerRow.__table__.c.player_id == player_id)
+        .order_by(LedgerRow.__table__.c.id)
+    ).all()
+    owned = connection.execute(
+        select(OwnedRow.__table__.c.item).where(OwnedRow.__table__.c.player_id == player_id)
+    ).all()
+    rated = RatedMatchRow.__table__
+    ratings = connection.execute(
+        select(rated).where(or_(rated.c.winner_id == player_id, rated.c.loser_id == player_id))
+    ).all()
+    rooms = RoomRow.__table__
+    seats = connection.execute(
+        select(
+            rooms.c.code, rooms.c.kind, rooms.c.match_id, rooms.c.seat0_id, rooms.c.seat1_id
+        ).where(or_(rooms.c.seat0_id == player_id, rooms.c.seat1_id == player_id))
+    ).all()
+    return {
+        "account": {
+            "id": player.id,
+            "name": player.name,
+            "created_at": player.created_at,
+            "email": player.email,
+            "coins": player.coins,
+            "rating": player.rating,
+            "experience": player.experience,
+            "checkin_streak": player.checkin_streak,
+            "checkin_day": player.checkin_day,
+            "board": player.board,
+            "checkers": player.checkers,
+        },
+        "sessions": [
+            {k: v for k, v in row.items() if k != "token_hash"}
+            for row in queries.sessions_of(connection, player_id)
+        ],
+        "ledger": [dict(row._mapping) for row in ledger],
+        "owned": [row.item for row in owned],
+        "rated_matches": [dict(row._mapping) for row in ratings],
+        "rooms": [
+            {
+                "room": row.code,
+                "kind": row.kind,
+                "match_id": row.match_id,
+                "seat": 0 if row.seat0_id == player_id else 1,
+            }
+            for row in seats
+        ],
+    }

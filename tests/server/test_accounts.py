@@ -239,9 +239,7 @@ async def test_deleting_keeps_the_opponents_records_readable(site: Site) -> None
             "/api/auth/email",
             json={"token": await link_email(alice.http, sink, "gone@example.com")},
         )
-        asked = await alice.http.request(
-            "DELETE", "/api/me", json={"confirm": False, "lang": "en"}
-        )
+        asked = await alice.http.request("DELETE", "/api/me", json={"confirm": False, "lang": "en"})
         assert asked.status_code == 202
         letter = await sink.wait_for("gone@example.com", 2)
         assert letter["Subject"] == "Delete your Bidak account"

@@ -182,3 +182,29 @@ async def test_a_quick_match_played_to_the_end_is_rated(tmp_path: Path) -> None:
         rating = (await a.http.get(f"/api/matches/{room.match_id}/rating")).json()
         assert rating["rated"] and sorted(p["change"] for p in rating["players"]) == [-10, 10]
         assert (await status(a))["room"] is None
+
+
+async def test_muting_at_a_table_keeps_that_player_out_of_quick_matches(tmp_path: Path) -> None:
+    from tests.server.harness import friend_room
+
+    async with (
+        running_server(server_settings(tmp_path)) as running,
+        Client(running) as a,
+        Client(running) as b,
+    ):
+        room, _ = await friend_room(a, b)
+        muted = await a.http.post(
+            f"/api/rooms/{room['code']}/mute", json={"seat": 1}, headers=origin(a)
+        )
+        assert muted.json() == {"seat": 1, "muted": True}
+        self_mute = await a.http.post(
+            f"/api/rooms/{room['code']}/mute", json={"seat": 0}, headers=origin(a)
+        )
+        assert self_mute.status_code == 409
+        await queue(a)
+        assert (await queue(b))["waiting"]  # never paired with someone who muted them
+        await a.http.post(
+            f"/api/rooms/{room['code']}/mute", json={"seat": 1, "muted": False}, headers=origin(a)
+        )
+        await running.services.quick.pair_now()
+        assert (await status(a))["room"] is not None

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from functools import partial
 from typing import Literal
 
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 
 from bidak.economy.shop import table_checkers
+from bidak.server.matchmaking import queries
 from bidak.server.rooms.rematch import rematch
 from bidak.server.rooms.service import RoomError, seat_of
 from bidak.server.schemas import RoomInfo, RoomOptions, SeatInfo
@@ -119,3 +122,34 @@ async def ask_rematch(code: str, player: PlayerDep, services: ServicesDep) -> Re
     except RoomError as error:
         raise _refused(error) from None
     return RematchOut(state=found.state, by=found.by, until=found.until, room=found.room)
+
+
+class MuteIn(BaseModel):
+    seat: Literal[0, 1]
+    muted: bool = True
+
+
+class MuteOut(BaseModel):
+    seat: int
+    muted: bool
+
+
+@router.post("/{code}/mute", response_model=MuteOut)
+async def mute(code: str, body: MuteIn, player: PlayerDep, services: ServicesDep) -> MuteOut:
+    """Mute (or unmute) the player in ``seat`` of this room: their table talk is not shown to
+    you, and quick match never pairs you with them."""
+    try:
+        room = await services.rooms.room(code)
+    except RoomError as error:
+        raise _refused(error) from None
+    other = (room.seat0_id, room.seat1_id)[body.seat]
+    if other is None:  # an empty seat, or a bot
+        raise HTTPException(409, "There is nobody to mute in that seat")
+    if other == player.id:
+        raise HTTPException(409, "You cannot mute yourself")
+    if body.muted:
+        work = partial(queries.mute, player_id=player.id, muted_id=other, at=datetime.now(UTC))
+    else:
+        work = partial(queries.unmute, player_id=player.id, muted_id=other)
+    await services.db.write(work)
+    return MuteOut(seat=body.seat, muted=body.muted)

@@ -12,18 +12,24 @@ from hypothesis import strategies as st
 
 from bidak.errors import BidakError
 from bidak.match import (
+    Event,
     GameEnd,
+    GameStarted,
     GameWon,
     InvalidMatchData,
     MatchStarted,
+    OpeningRolled,
     Phase,
     Played,
     Player,
     RuleSet,
+    TimedOut,
+    TimeoutPolicy,
     event_from_json,
     event_to_json,
     new_match,
     random_match,
+    replay,
     rules_from_json,
     state_from_json,
     state_to_json,
@@ -126,6 +132,54 @@ def test_malformed_events_are_refused(data: Any) -> None:
         event_from_json(data)
 
 
+def test_a_state_stored_before_strikes_were_kept_loads_with_no_strikes() -> None:
+    stored = state_to_json(replace(new_match(RuleSet(length=3)), strikes=(2, 1)))
+    del stored["strikes"], stored["struck"]
+    state = state_from_json(stored)
+    assert (state.strikes, state.struck) == ((0, 0), (False, False))
+    assert state_from_json(state_to_json(state)) == state
+
+
+def test_a_log_stored_when_every_timeout_was_a_strike_still_replays() -> None:
+    """Older servers counted a strike per timed-out decision and wrote no ``left``."""
+    rules = RuleSet(length=3, timeout_policy=TimeoutPolicy.THREE_STRIKES)
+    old = [
+        event_to_json(MatchStarted(rules)),
+        {"type": "game_started", "game": 1, "score": [0, 0], "crawford": False},
+        {"type": "opening_rolled", "dice": [3, 1], "starter": 0},
+        {"type": "timed_out", "player": 0, "strikes": 1},
+        {
+            "type": "played",
+            "player": 0,
+            "dice": [3, 1],
+            "steps": [[8, 5, False], [6, 5, False]],
+            "notation": "8/5 6/5",
+        },
+        {"type": "timed_out", "player": 1, "strikes": 1},
+        {"type": "dice_rolled", "player": 1, "dice": [2, 1]},
+        {"type": "timed_out", "player": 1, "strikes": 2},
+    ]
+    events = [event_from_json(data) for data in old]
+    assert events[3] == TimedOut(ZERO, 1, None)
+    assert replay(events).strikes == (1, 2)
+    # Written again, the event says what it did not before: nothing left unknown is invented.
+    assert event_to_json(events[3]) == {**old[3], "left": None}
+
+
+def test_a_timeout_that_does_not_add_up_is_refused_on_replay() -> None:
+    rules = RuleSet(length=3, timeout_policy=TimeoutPolicy.THREE_STRIKES)
+    start: list[Event] = [
+        MatchStarted(rules),
+        GameStarted(1, (0, 0), crawford=False),
+        OpeningRolled((3, 1), ZERO),
+    ]
+    with pytest.raises(InvalidMatchData, match="strikes do not add up"):
+        replay([*start, TimedOut(ZERO, 2, 1)])
+    with pytest.raises(InvalidMatchData, match="strikes left"):
+        replay([*start, TimedOut(ZERO, 1, 0)])
+    assert replay([*start, TimedOut(ZERO, 1, 2)]).strikes == (1, 0)
+
+
 def test_malformed_states_are_refused() -> None:
     good = state_to_json(new_match(RuleSet(length=3)))
     bad: list[dict[str, Any]] = [
@@ -134,6 +188,7 @@ def test_malformed_states_are_refused() -> None:
         {**good, "cube": 3},
         {**good, "phase": "thinking"},
         {**good, "strikes": [0]},
+        {**good, "struck": [1, 0]},
         {**good, "turn": 0},  # the opening has nobody on roll
         {**good, "phase": "move", "turn": 0},  # no dice
         {**good, "phase": "match_over"},  # no winner

@@ -36,7 +36,7 @@ from bidak.match.actions import (
     Take,
     Timeout,
 )
-from bidak.match.checks import check_action
+from bidak.match.checks import check_action, fixed_fallback
 from bidak.match.dice import DiceSource, ScriptedDice, SeededDice
 from bidak.match.events import (
     AutoplayChanged,
@@ -70,7 +70,7 @@ from bidak.match.queries import (
     forced_play,
 )
 from bidak.match.reducer import apply_event, replay
-from bidak.match.ruleset import OpeningRule, RuleSet, TimeoutPolicy
+from bidak.match.ruleset import STRIKES_TO_LOSE, OpeningRule, RuleSet, TimeoutPolicy
 from bidak.match.serialize import (
     event_from_json,
     event_to_json,
@@ -84,6 +84,7 @@ from bidak.match.state import MatchState, Phase
 from bidak.match.transcript import describe, transcript
 
 __all__ = [
+    "STRIKES_TO_LOSE",
     "AcceptResign",
     "Action",
     "AutoplayChanged",
@@ -138,6 +139,7 @@ __all__ = [
     "describe",
     "event_from_json",
     "event_to_json",
+    "fixed_fallback",
     "forced_play",
     "new_match",
     "random_match",

@@ -115,6 +115,9 @@ def refuse_double(state: MatchState, player: Player) -> str | None:
         return "The cube is not yours to double"
     if state.cube >= MAX_CUBE:
         return f"The cube is already at {MAX_CUBE}"
+    if state.autoplay[player]:
+        # Auto-play stands in for a person who is away; it never doubles for them (rules.md 9).
+        return "Auto-play never doubles: take back control to double"
     return None
 
 
@@ -214,7 +217,30 @@ def _check_timeout(state: MatchState, action: Timeout) -> Play | None:
         )
     if fallback.player is not action.player:
         raise IllegalAction("A timeout falls back to an action of the player who timed out")
-    return checked_play(state, fallback)
+    play = checked_play(state, fallback)
+    # Where the fallback is fixed (rules.md 9), it is that one: a roll, never a double; a
+    # resignation is rejected.
+    fixed = fixed_fallback(state, action.player)
+    if fixed is not None and fallback != fixed:
+        if isinstance(fixed, Roll):
+            raise IllegalAction("A timeout never doubles: it rolls the dice")
+        raise IllegalAction("A timeout rejects the resignation on the table")
+    return play
+
+
+def fixed_fallback(state: MatchState, player: Player) -> Roll | RejectResign | None:
+    """What is played for ``player`` when they are away (their clock ran out, or auto-play is
+    on) and the rules leave nothing to choose (rules.md 9): at the roll decision a roll, never a
+    double; a resignation on the table is rejected. ``None`` otherwise: a play or an answer to a
+    double is chosen by a bot.
+    """
+    if decider(state) is not player:
+        return None
+    if state.phase is Phase.ROLL:
+        return Roll(player)
+    if state.phase is Phase.RESIGN_OFFERED:
+        return RejectResign(player)
+    return None
 
 
 def resolve_play(state: MatchState, action: Move) -> Play:

@@ -146,11 +146,18 @@ class MatchForfeited:
 
 @dataclass(frozen=True, slots=True)
 class TimedOut:
-    """``player`` ran out of time; ``strikes`` counts their timeouts so far, this one included."""
+    """``player`` ran out of time; ``strikes`` counts their strikes so far, this one included.
+
+    A turn gives one strike at most: a second timeout in the same turn (the play after a timed-out
+    roll decision) leaves ``strikes`` as it was. ``left`` is how many strikes the player has left
+    where the room has a limit: 0 means this one lost the match (``None`` in rooms without a limit,
+    and in logs written before it was recorded).
+    """
 
     type: ClassVar[str] = "timed_out"
     player: Player
     strikes: int
+    left: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,12 +57,9 @@ from bidak.match.events import (
 )
 from bidak.match.player import Player, pair_with
 from bidak.match.reducer import apply_event, next_is_crawford
-from bidak.match.ruleset import OpeningRule, RuleSet, TimeoutPolicy
+from bidak.match.ruleset import OpeningRule, RuleSet
 from bidak.match.state import MatchState
 from bidak.rules import Play, WinKind, outcome
-
-STRIKES_TO_LOSE: Final = 3
-"""Under ``THREE_STRIKES`` the third timeout loses the match (rules.md 9)."""
 
 _MAX_OPENING_TIES: Final = 100
 _GAME_ENDS: Final = {
@@ -202,12 +199,18 @@ def _forfeit(log: _Log, player: Player) -> None:
 
 
 def _timeout(log: _Log, action: Timeout, dice: DiceSource, play: Play | None) -> None:
-    """Apply the room's timeout policy (rules.md 9); the fallback has been checked."""
+    """Apply the room's timeout policy (rules.md 9); the fallback has been checked.
+
+    A strike is counted once per turn: the second timeout of a turn (its play, after its roll
+    decision timed out) is told but not counted again.
+    """
     state, player = log.now, action.player
-    strikes = state.strikes[player] + 1
-    log.emit(TimedOut(player, strikes))
-    if state.rules.timeout_policy is TimeoutPolicy.THREE_STRIKES:
-        if strikes >= STRIKES_TO_LOSE:
+    strikes = state.strikes[player] + (0 if state.struck[player] else 1)
+    limit = state.rules.strike_limit
+    log.emit(TimedOut(player, strikes, None if limit is None else max(0, limit - strikes)))
+    if limit is not None:
+        if strikes >= limit:
+            # Lost on time, scored as a forfeit: the opponent is given the match.
             _forfeit(log, player)
             return
     elif not state.autoplay[player]:

@@ -79,9 +79,13 @@ class _Changes(TypedDict, total=False):
     resign_level: int
     resigner: Player | None
     strikes: tuple[int, int]
+    struck: tuple[bool, bool]
     autoplay: tuple[bool, bool]
     winner: Player | None
 
+
+_NOBODY_STRUCK: Final = (False, False)
+"""A new turn: nobody has had a strike in it yet."""
 
 _FIELDS: Final = tuple(field.name for field in fields(MatchState) if field.init)
 """The fields a state is built from, in the order ``MatchState(...)`` takes them."""
@@ -165,8 +169,7 @@ def _changes(state: MatchState, event: Event) -> _Changes:
             changes["score"] = event.score
             return changes
         case TimedOut():
-            _require(event.strikes == state.strikes[event.player] + 1, event, "strikes skipped")
-            return {"strikes": pair_with(state.strikes, event.player, event.strikes)}
+            return _timed_out(state, event)
         case AutoplayChanged():
             return {"autoplay": pair_with(state.autoplay, event.player, event.on)}
         case MatchStarted():  # pragma: no cover - handled by apply_event
@@ -209,6 +212,23 @@ def _opening_rolled(state: MatchState, event: OpeningRolled) -> _Changes:
         "turn": starter,
         "position": state.position_for(starter),
         "dice": event.dice,
+        "struck": _NOBODY_STRUCK,
+    }
+
+
+def _timed_out(state: MatchState, event: TimedOut) -> _Changes:
+    """A strike, unless the player already had one this turn (rules.md 9)."""
+    player = event.player
+    before = state.strikes[player]
+    counted = before if state.struck[player] else before + 1
+    # Logs written before strikes were counted per turn have a strike for every timeout.
+    _require(event.strikes in (counted, before + 1), event, "the strikes do not add up")
+    limit = state.rules.strike_limit
+    left = None if limit is None else max(0, limit - event.strikes)
+    _require(event.left is None or event.left == left, event, "the strikes left do not add up")
+    return {
+        "strikes": pair_with(state.strikes, player, event.strikes),
+        "struck": pair_with(state.struck, player, True),
     }
 
 
@@ -226,6 +246,7 @@ def _played(state: MatchState, event: Played) -> _Changes:
         "turn": state.turn.opponent,
         "position": result.flipped(),
         "dice": None,
+        "struck": _NOBODY_STRUCK,
     }
 
 
@@ -249,6 +270,7 @@ def _no_game(state: MatchState) -> _Changes:
         "dice": None,
         "resign_level": 0,
         "resigner": None,
+        "struck": _NOBODY_STRUCK,
     }
 
 

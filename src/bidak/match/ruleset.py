@@ -10,6 +10,8 @@ from bidak.errors import InvalidMatchData
 from bidak.rules import Variant
 
 MAX_LENGTH: Final = 25
+STRIKES_TO_LOSE: Final = 3
+"""Under ``THREE_STRIKES`` the third timeout loses the match (rules.md 9)."""
 
 
 class OpeningRule(Enum):
@@ -20,10 +22,18 @@ class OpeningRule(Enum):
 
 
 class TimeoutPolicy(Enum):
-    """What a timeout does (rules.md 9). Values are stable: they are stored."""
+    """What a timeout does (rules.md 9). Values are stable: they are stored.
+
+    Under both, the clock's fallback is fixed by :func:`bidak.match.fixed_fallback` (a roll, never a
+    double; a rejected resignation) or chosen by a bot (a play, an answer to a double).
+    """
 
     AUTOPLAY = "autoplay"
+    """The fallback is played and auto-play takes over the seat until its player takes back
+    control (JoyPip)."""
     THREE_STRIKES = "three_strikes"
+    """The fallback is played and the timeout is a strike; the third strike of the match loses
+    it (JoinPal). A turn gives at most one strike, however many of its decisions time out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +68,17 @@ class RuleSet:
         ):
             if not isinstance(value, kind):
                 raise InvalidMatchData(f"{value!r} is not a {kind.__name__}")
+
+    @property
+    def strike_limit(self) -> int | None:
+        """The strike that loses the match, or ``None`` where timeouts never do.
+
+        >>> RuleSet(timeout_policy=TimeoutPolicy.THREE_STRIKES).strike_limit
+        3
+        >>> RuleSet().strike_limit is None
+        True
+        """
+        return STRIKES_TO_LOSE if self.timeout_policy is TimeoutPolicy.THREE_STRIKES else None
 
     @property
     def cube_in_use(self) -> bool:

@@ -24,7 +24,7 @@ from bidak.errors import BidakError, InvalidMatchData
 from bidak.match.checks import MAX_CUBE
 from bidak.match.events import EVENT_TYPES, Event, GameEnd
 from bidak.match.player import Player
-from bidak.match.ruleset import OpeningRule, RuleSet, TimeoutPolicy
+from bidak.match.ruleset import STRIKES_TO_LOSE, OpeningRule, RuleSet, TimeoutPolicy
 from bidak.match.state import MatchState, Phase
 from bidak.rules import Position, Variant
 
@@ -88,6 +88,7 @@ _EVENT_WRITERS: Final[dict[str, _Writer | None]] = {
     "points": None,
     "kind": None,
     "strikes": None,
+    "left": None,
     "on": None,
 }
 """How each event field is written (``None``: as it is); the names are those of the readers."""
@@ -131,6 +132,7 @@ def state_to_json(state: MatchState) -> JSON:
         "resign_level": state.resign_level,
         "resigner": _player_json(state.resigner),
         "strikes": list(state.strikes),
+        "struck": list(state.struck),
         "autoplay": list(state.autoplay),
         "winner": _player_json(state.winner),
         "version": state.version,
@@ -247,11 +249,19 @@ _RULES: Final[dict[str, Reader]] = {
 
 
 def _object(
-    value: object, schema: Mapping[str, Reader], what: str, tag: str | None = None
+    value: object,
+    schema: Mapping[str, Reader],
+    what: str,
+    tag: str | None = None,
+    defaults: Mapping[str, object] | None = None,
 ) -> dict[str, Any]:
-    """The fields of ``value`` read by ``schema``; exactly these keys (and ``tag``) are allowed."""
+    """The fields of ``value`` read by ``schema``; exactly these keys (and ``tag``) are allowed,
+    except that a key of ``defaults`` may be missing (data written before that field existed)
+    and is then read as its default."""
     if not isinstance(value, dict):
         raise InvalidMatchData(f"{what} must be a JSON object, not {type(value).__name__}")
+    if defaults and not defaults.keys() <= value.keys():
+        value = {**defaults, **value}
     keys = value.keys() - {tag}
     if keys != schema.keys():
         missing, extra = sorted(schema.keys() - keys), sorted(map(str, keys - schema.keys()))
@@ -289,8 +299,11 @@ _EVENT_FIELDS: Final[dict[str, Reader]] = {
     "points": _int(1, 3 * MAX_CUBE),
     "kind": _enum(GameEnd),
     "strikes": _int(1, 1_000_000),
+    "left": _optional(_int(0, STRIKES_TO_LOSE)),
     "on": _bool,
 }
+_EVENT_DEFAULTS: Final[dict[str, dict[str, object]]] = {"timed_out": {"left": None}}
+"""Event fields that older logs do not have, with the value they are read as."""
 _EVENT_SCHEMAS: Final[dict[str, tuple[type[Event], dict[str, Reader]]]] = {
     kind.type: (kind, {field.name: _EVENT_FIELDS[field.name] for field in fields(kind)})
     for kind in EVENT_TYPES
@@ -304,7 +317,7 @@ def event_from_json(data: object) -> Event:
     if not isinstance(name, str) or name not in _EVENT_SCHEMAS:
         raise InvalidMatchData(f"unknown event type {name!r}")
     kind, schema = _EVENT_SCHEMAS[name]
-    return kind(**_object(data, schema, name, tag="type"))
+    return kind(**_object(data, schema, name, tag="type", defaults=_EVENT_DEFAULTS.get(name)))
 
 
 _STATE: Final[dict[str, Reader]] = {
@@ -322,14 +335,19 @@ _STATE: Final[dict[str, Reader]] = {
     "resign_level": _int(0, 3),
     "resigner": _optional(_player),
     "strikes": _pair(_COUNT),
+    "struck": _pair(_bool),
     "autoplay": _pair(_bool),
     "winner": _optional(_player),
     "version": _COUNT,
 }
 
 
+_STATE_DEFAULTS: Final[dict[str, object]] = {"strikes": [0, 0], "struck": [False, False]}
+"""State fields that states stored by older versions may lack: no strikes yet."""
+
+
 def state_from_json(data: object) -> MatchState:
-    state = MatchState(**_object(data, _STATE, "state"))
+    state = MatchState(**_object(data, _STATE, "state", defaults=_STATE_DEFAULTS))
     _check_consistent(state)
     return state
 

@@ -32,6 +32,7 @@ from bidak.match.actions import (
     Take,
     Timeout,
 )
+from bidak.match.checks import fixed_fallback
 from bidak.match.dice import SeededDice
 from bidak.match.machine import Transition, apply, start_match
 from bidak.match.player import Player
@@ -95,7 +96,8 @@ def random_action(state: MatchState, rng: random.Random, habits: Habits | None =
         return OpeningRoll(anyone)
     action = _decision(state, rng, habits)
     if rng.random() < habits.timeout:
-        return Timeout(action.player, action)
+        # The clock's fallback is the fixed one where there is one (a roll, a rejection).
+        return Timeout(action.player, fixed_fallback(state, action.player) or action)
     return action
 
 

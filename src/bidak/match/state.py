@@ -36,6 +36,10 @@ class MatchState:
     ``position`` is seen by ``turn``, the player on roll; while nobody is on roll (the opening, the
     end of the match) it is seen by ``Player.ZERO``. ``cube`` keeps the old value while a double is
     pending (as GNU Backgammon's Match ID does). Per-player tuples are indexed by :class:`Player`.
+
+    ``strikes`` counts each player's timeouts over the whole match, at most one per turn;
+    ``struck`` says who has already had one in the current turn (rules.md 9), so that a turn
+    whose roll decision and play both time out is one strike.
     """
 
     rules: RuleSet
@@ -52,6 +56,7 @@ class MatchState:
     resign_level: int = 0
     resigner: Player | None = None
     strikes: tuple[int, int] = (0, 0)
+    struck: tuple[bool, bool] = (False, False)
     autoplay: tuple[bool, bool] = (False, False)
     winner: Player | None = None
     version: int = 0

@@ -105,7 +105,8 @@ def describe(event: Event, names: tuple[str, str] = _PLAYERS) -> str:
         case MatchForfeited():
             return f"{_who(event.player)} forfeits the match"
         case TimedOut():
-            return f"{_who(event.player)} runs out of time (timeout {event.strikes})"
+            left = "" if event.left is None else f", {event.left} left"
+            return f"{_who(event.player)} runs out of time (timeout {event.strikes}{left})"
         case AutoplayChanged():
             return f"{_who(event.player)} turns autoplay {'on' if event.on else 'off'}"
 

@@ -7,8 +7,11 @@ from typing import Any
 
 import pytest
 
+from bidak.engine.bots import quick_bot
+from bidak.match import Action, Double, MatchState, Player, can_double
 from bidak.server.clocks import ManualClock
 from tests.server.harness import Client, friend_room, running_server, server_settings
+from tests.server.scripted import Script, drive, play_all
 
 pytestmark = pytest.mark.anyio
 
@@ -83,7 +86,9 @@ async def test_three_strikes_the_third_timeout_loses_the_match(tmp_path: Path) -
             strikes = [e for e in events if e["type"] == "timed_out"]
             forfeits = [e for e in events if e["type"] == "match_forfeited"]
             assert forfeits and forfeits[0]["player"] == first
-            assert [s["strikes"] for s in strikes if s["player"] == first] == [1, 2, 3]
+            counts = [s["strikes"] for s in strikes if s["player"] == first]
+            # One strike a turn: a turn whose roll decision and play both ran out repeats it.
+            assert sorted(set(counts)) == [1, 2, 3] and counts == sorted(counts)
             assert events[-1]["type"] == "match_won" and events[-1]["winner"] == 1 - first
 
 
@@ -108,3 +113,156 @@ async def test_a_clock_nobody_is_watching_is_found_by_the_sweep(tmp_path: Path) 
             )
             timed_out = [e for e in _events(alice) if e["type"] == "timed_out"]
             assert len(timed_out) == 1
+
+
+def _timeouts(client: Client, player: int) -> list[dict[str, Any]]:
+    return [e for e in _events(client) if e["type"] == "timed_out" and e["player"] == player]
+
+
+async def _expire(running: Any, client: Client, clock: ManualClock) -> None:
+    """Let the pending decision's clock run out and wait for what the server does about it."""
+    before = len(client.messages)
+    await clock.advance(31)
+    await running.services.rooms.settle()
+    await client.until(lambda m: m["type"] == "events", timeout=5)
+    while len(client.messages) == before:  # pragma: no cover - until() above received one
+        await client.receive()
+
+
+async def test_a_turn_whose_roll_decision_and_play_both_time_out_is_one_strike(
+    tmp_path: Path,
+) -> None:
+    clock = ManualClock()
+    async with running_server(server_settings(tmp_path), clock) as running:
+        async with Client(running) as alice, Client(running) as bob:
+            await _friend_room(alice, bob, "three_strikes")
+            table = alice.messages[-1]["table"]
+            assert table["strikes"] == [0, 0] and table["strike_limit"] == 3
+            starter = alice.messages[-1]["deadline"]["player"]
+            other = 1 - starter
+            await _expire(running, alice, clock)  # the starter's first play
+            await running.services.rooms.settle()
+
+            # The other player's roll decision, with the cube theirs to turn.
+            assert alice.table is not None and alice.table["phase"] == "roll"
+            assert alice.table["turn"] == other and alice.table["cube"]["in_use"]
+            assert alice.messages[-1]["deadline"]["player"] == other
+            await _expire(running, alice, clock)
+            after_roll = _events(alice)
+            at = after_roll.index(_timeouts(alice, other)[0])
+            assert after_roll[at + 1]["type"] == "dice_rolled"  # rolled, not doubled
+            assert not any(e["type"] == "doubled" for e in after_roll)
+
+            # Then its play times out too: told, but the same strike.
+            await running.services.rooms.settle()
+            assert alice.table["phase"] == "move" and alice.table["turn"] == other
+            await _expire(running, alice, clock)
+            await running.services.rooms.settle()
+            strikes = [(e["strikes"], e["left"]) for e in _timeouts(alice, other)]
+            assert strikes == [(1, 2), (1, 2)]
+            assert alice.table["strikes"][other] == 1 and alice.table["turn"] == starter
+
+
+async def test_the_third_strike_across_two_games_loses_the_match(tmp_path: Path) -> None:
+    clock = ManualClock()
+    async with running_server(server_settings(tmp_path), clock) as running:
+        async with Client(running) as alice, Client(running) as bob:
+            await _friend_room(alice, bob, "three_strikes")
+            clients = {0: alice, 1: bob}
+            sleeper = alice.messages[-1]["deadline"]["player"]
+            await _expire(running, alice, clock)  # strike 1, in game 1
+            await running.services.rooms.settle()
+            # The other player resigns game 1; the sleeper accepts (1 point to the sleeper).
+            await clients[1 - sleeper].act({"type": "resign", "level": 1})
+            await clients[sleeper].until(
+                lambda m: "accept_resign" in ((m.get("table") or {}).get("allowed") or [])
+            )
+            await clients[sleeper].act({"type": "accept_resign"})
+            await alice.until(
+                lambda m: any(i["event"]["type"] == "game_started" for i in m.get("events", []))
+            )
+            await running.services.rooms.settle()
+
+            # Game 2: nobody acts; the sleeper's strikes 2 and 3 come in it.
+            for _ in range(12):
+                if any(e["type"] == "match_won" for e in _events(alice)):
+                    break
+                await _expire(running, alice, clock)
+            events = _events(alice)
+            second_game = events.index(
+                next(e for e in events if e["type"] == "game_started" and e["game"] == 2)
+            )
+            mine = [e for e in events if e["type"] == "timed_out" and e["player"] == sleeper]
+            # (A turn whose roll decision and play both ran out tells the same strike twice.)
+            told = list(dict.fromkeys((e["strikes"], e["left"]) for e in mine))
+            assert told == [(1, 2), (2, 1), (3, 0)]
+            assert events.index(mine[0]) < second_game
+            assert all(events.index(e) > second_game for e in mine if e["strikes"] > 1)
+            theirs = _timeouts(alice, 1 - sleeper)
+            assert theirs and all(e["strikes"] < 3 for e in theirs)
+            assert events[-2:] == [
+                {"type": "match_forfeited", "player": sleeper},
+                {
+                    "type": "match_won",
+                    "winner": 1 - sleeper,
+                    # Lost on time is scored as a forfeit: the winner is given the length.
+                    "score": [1, 3] if sleeper == 0 else [3, 1],
+                },
+            ]
+            assert alice.table is not None and alice.table["strikes"][sleeper] == 3
+
+
+class EagerDoubler:
+    """A bot that doubles whenever the rules let it, and plays like the quick bot otherwise: the
+    stand-in a person on auto-play must never get a double from."""
+
+    def __init__(self) -> None:
+        self.quick = quick_bot()
+        self.asked_on_roll = 0
+
+    def decide(self, state: MatchState, player: Player) -> Action:
+        if can_double(state, player):
+            self.asked_on_roll += 1
+            return Double(player)
+        return self.quick.decide(state, player)
+
+
+async def test_auto_play_rolls_at_the_roll_decision_and_never_doubles(tmp_path: Path) -> None:
+    clock = ManualClock()
+    async with running_server(server_settings(tmp_path), clock) as running:
+        async with Client(running) as alice, Client(running) as bob:
+            await _friend_room(alice, bob, "autoplay")
+            service = running.services.rooms
+            match_id = alice.messages[-1]["match"]
+            sleeper = alice.messages[-1]["deadline"]["player"]
+            clients = {0: alice, 1: bob}
+            # The bot auto-play would ask is one that always wants to double.
+            eager = EagerDoubler()
+            service._bots[f"{match_id}:{sleeper}"] = eager
+            await _expire(running, alice, clock)
+            await service.settle()
+            assert alice.table is not None and alice.table["autoplay"][sleeper] is True
+
+            awake = Script(5)  # never doubles: the cube stays in the middle all match
+            await play_all(
+                drive(clients[1 - sleeper], awake, 1 - sleeper),
+                drive(clients[sleeper], None, sleeper),
+            )
+            events = _events(alice)
+            crawford = False
+            rolls_with_cube = 0
+            for event in events:
+                if event["type"] == "game_started":
+                    crawford = event["crawford"]
+                if event["type"] == "dice_rolled" and event["player"] == sleeper:
+                    rolls_with_cube += not crawford
+            assert rolls_with_cube >= 2
+            assert not any(e["type"] == "doubled" for e in events)
+            assert eager.asked_on_roll == 0
+            # The person on auto-play is not offered the double either, until they take back
+            # control.
+            assert all(
+                "double" not in (m.get("table") or {}).get("allowed", [])
+                for m in clients[sleeper].messages
+                if m.get("table") and m["table"]["autoplay"][sleeper]
+            )

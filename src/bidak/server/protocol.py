@@ -232,6 +232,7 @@ def match_view(state: MatchState, seat: Player | None, notation: Notation = str)
         },
         "autoplay": list(state.autoplay),
         "strikes": list(state.strikes),
+        "strike_limit": state.rules.strike_limit,
         "winner": None if state.winner is None else int(state.winner),
         "legal_plays": _plays_json(state, plays, notation),
         "allowed": allowed_intents(state, seat),

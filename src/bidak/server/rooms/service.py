@@ -30,19 +30,18 @@ from bidak.engine.levels import Level
 from bidak.engine.workers import BotPool
 from bidak.errors import BidakError
 from bidak.match import (
-    AcceptResign,
     Action,
     Event,
     MatchState,
     Phase,
     Player,
-    RejectResign,
     RuleSet,
     Timeout,
     apply,
     automatic_action,
     decider,
     event_to_json,
+    fixed_fallback,
     rules_from_json,
     rules_to_json,
     start_match,
@@ -526,9 +525,15 @@ class RoomService:
     async def _bot_turn(self, live: Live, player: Player) -> None:
         version = live.state.version
         await self._sleep_until(self.clock.now() + self.settings.bot_delay)
-        action = await self.pool.decide(
-            self._bot_for(live, player), live.state, player, timeout=self.settings.bot_budget
+        # Auto-play stands in for a person: where the rules fix what it does (a roll, never a
+        # double; a rejected resignation) it does that. A bot seat plays as itself.
+        action: Action | None = (
+            None if is_bot_seat(live.room, player) else fixed_fallback(live.state, player)
         )
+        if action is None:
+            action = await self.pool.decide(
+                self._bot_for(live, player), live.state, player, timeout=self.settings.bot_budget
+            )
         try:
             await self._act(live.match_id, None, lambda state: action, expect_version=version)
         except RoomError as refused:  # pragma: no cover - bots answer with legal actions
@@ -537,11 +542,16 @@ class RoomService:
     async def _clock(self, live: Live, player: Player, deadline: float) -> None:
         version = live.state.version
         await self._sleep_until(deadline)
-        fallback = await self.pool.decide(
-            quick_bot(), live.state, player, timeout=self.settings.bot_budget
+        # A roll (never a double) or a rejected resignation where the rules fix the fallback;
+        # the quick bot's play or answer to a double otherwise (rules.md 9).
+        fixed = fixed_fallback(live.state, player)
+        fallback: Action = (
+            fixed
+            if fixed is not None
+            else await self.pool.decide(
+                quick_bot(), live.state, player, timeout=self.settings.bot_budget
+            )
         )
-        if live.state.phase is Phase.RESIGN_OFFERED and not isinstance(fallback, AcceptResign):
-            fallback = RejectResign(player)
         try:
             await self._act(
                 live.match_id,

@@ -178,8 +178,10 @@ export function mountTable(root, code, { navigate }) {
       }
       case "played": {
         const own = mine && v.ownPlay !== null;
+        const timedOut = v.timedOut === event.player; // the timeout's toast told it already
+        v.timedOut = null;
         if (!own) {
-          if (mine && v.seat !== null) {
+          if (mine && v.seat !== null && !timedOut) {
             toast(event.steps.length ? tx("auto.forced", { play: event.notation }) : tx("auto.dance", { dice: event.dice.join("-") }), "info", 2400);
           } else if (!event.steps.length) {
             toast(tx("ev.dance", { name: nameOf(event.player), dice: event.dice.join("-") }), "info", 2000);
@@ -217,7 +219,8 @@ export function mountTable(root, code, { navigate }) {
         if (!mine) toast(tx(`ev.${event.type}`, { name: nameOf(event.player) }), "info");
         break;
       case "timed_out":
-        toast(tx(evKey("timed_out", event.player), { name: nameOf(event.player), strikes: event.strikes }), "warn", 3200);
+        v.timedOut = event.player;
+        toast(timedOutLine(event), "warn", 3200);
         break;
       case "autoplay_changed":
         if (mine && event.on) toast(tx("auto.autoplay_on"), "warn", 3200);
@@ -331,6 +334,14 @@ export function mountTable(root, code, { navigate }) {
     return player === v.seat && v.seat !== null ? `ev.${type}.you` : `ev.${type}`;
   }
 
+  /** A timeout, with the strikes left where the room has a limit ("timeout 2/3, 1 left"). */
+  function timedOutLine(event) {
+    const params = { name: nameOf(event.player), strikes: event.strikes };
+    if (event.left === null || event.left === undefined) return tx(evKey("timed_out", event.player), params);
+    const type = event.left === 0 ? "timed_out_lost" : event.left === 1 ? "timed_out_last" : "timed_out_left";
+    return tx(evKey(type, event.player), { ...params, limit: event.strikes + event.left, left: event.left });
+  }
+
   function nameOf(player) {
     if (player === v.seat) return t("you");
     return seatLabel(v.seats[player], player);
@@ -400,7 +411,10 @@ export function mountTable(root, code, { navigate }) {
       h("div", { class: "seat-stats" },
         h("span", { class: "pips", title: t("pips.title") }, tx("pips.label"), " ", raw(String(tb.pips[bottom ? 0 : 1]), "b", { class: "pip-count", "data-seat": player })),
         tb.autoplay[player] ? tx("autoplay.badge", null, "span", { class: "badge warn autoplay-badge", "data-seat": player }) : null,
-        tb.strikes && tb.strikes[player] ? tx("strikes", { n: tb.strikes[player] }, "span", { class: "badge" }) : null,
+        tb.strike_limit ? tx("strikes.of", { n: tb.strikes[player], limit: tb.strike_limit }, "span", {
+          class: `badge strikes${tb.strikes[player] ? " warn" : ""}`, "data-seat": player, title: t("strikes.title"),
+        })
+          : tb.strikes && tb.strikes[player] ? tx("strikes", { n: tb.strikes[player] }, "span", { class: "badge" }) : null,
         h("span", { class: "clock", "data-seat": player })));
   }
 
@@ -551,7 +565,7 @@ export function mountTable(root, code, { navigate }) {
       case "match_won":
         return () => tx(evKey("match_won", event.winner), { name: nameOf(event.winner) });
       case "timed_out":
-        return () => tx(evKey("timed_out", event.player), { name: name(), strikes: event.strikes });
+        return () => timedOutLine(event);
       case "autoplay_changed":
         return () => tx(evKey(event.on ? "autoplay_on" : "autoplay_off", event.player), { name: name() });
       default:
@@ -653,24 +667,44 @@ export function mountTable(root, code, { navigate }) {
   }
 
   // -- dialogs ---------------------------------------------------------------------------------
+  // Resigning is losing the match (rules.md 8); offering to lose only this game is the
+  // secondary choice, in match play.
   function resignDialog() {
     const tb = v.table;
     const allowed = new Set(tb.allowed);
-    let level = 1;
-    const body = () => h("div", {},
-      allowed.has("resign") ? h("div", {}, tx("resign.game.body", null, "p"),
-        segmented("resign-level", [1, 2, 3].map((n) => ({ value: n, key: "resign.choice", params: { what: t(`resign.level.${n}`), points: n * tb.cube.value } })), level, (n) => { level = n; })) : null,
-      tx("resign.match.body", null, "p", { class: "muted small" }));
+    const gameToo = allowed.has("resign") && tb.length > 1;
+    const body = () => h("div", {}, tx("resign.match.body", null, "p"),
+      gameToo ? tx("resign.game.hint", null, "p", { class: "muted small" }) : null);
     const actions = [];
-    if (allowed.has("resign")) actions.push({ key: "btn.resign_game", kind: "primary", id: "confirm-resign", onclick: () => act("resign", { level }) });
     if (allowed.has("forfeit")) actions.push({ key: "btn.forfeit", kind: "danger", id: "btn-forfeit", onclick: forfeitDialog });
+    if (gameToo) actions.push({ key: "btn.resign_game_only", id: "btn-resign-game", onclick: resignGameDialog });
     actions.push({ key: "btn.cancel" });
     dialog({ id: "resign-dialog", title: "resign.title", body, actions });
   }
 
-  function forfeitDialog() {
+  function resignGameDialog() {
+    const tb = v.table;
+    let level = 1;
+    const body = () => h("div", {}, tx("resign.game.body", null, "p"),
+      segmented("resign-level", [1, 2, 3].map((n) => ({ value: n, key: "resign.choice", params: { what: t(`resign.level.${n}`), points: n * tb.cube.value } })), level, (n) => { level = n; }));
     dialog({
-      id: "forfeit-dialog", title: "forfeit.title", body: () => tx("forfeit.body", null, "p"),
+      id: "resign-game-dialog", title: "resign.game.title", body,
+      actions: [
+        { key: "btn.resign_game", kind: "primary", id: "confirm-resign", onclick: () => act("resign", { level }) },
+        { key: "btn.cancel" },
+      ],
+    });
+  }
+
+  function forfeitDialog() {
+    // The score after a forfeit: the opponent is given the match length, the loser keeps theirs.
+    const tb = v.table;
+    const me = tb.viewer, them = 1 - me;
+    const final = `${tb.score[me]} – ${Math.max(tb.score[them], tb.length)}`;
+    dialog({
+      id: "forfeit-dialog", title: "forfeit.title",
+      body: () => h("div", {}, tx("forfeit.body", { name: nameOf(them) }, "p"),
+        raw(final, "p", { class: "big-score", id: "forfeit-score" })),
       actions: [
         { key: "btn.forfeit_confirm", kind: "danger", id: "confirm-forfeit", onclick: () => act("forfeit") },
         { key: "btn.cancel" },

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -266,3 +268,35 @@ async def test_auto_play_rolls_at_the_roll_decision_and_never_doubles(tmp_path: 
                 for m in clients[sleeper].messages
                 if m.get("table") and m["table"]["autoplay"][sleeper]
             )
+
+
+async def test_a_match_stored_before_strikes_were_kept_plays_on_with_none(tmp_path: Path) -> None:
+    """A stored state without strike fields (an older server's) loads as no strikes, and its
+    room's clock goes on counting from there."""
+    settings = server_settings(tmp_path)
+    async with running_server(settings, ManualClock()) as running:
+        async with Client(running) as alice, Client(running) as bob:
+            room = await _friend_room(alice, bob, "three_strikes")
+            match_id = alice.messages[-1]["match"]
+            sleeper = alice.messages[-1]["deadline"]["player"]
+            cookies = (alice.http.cookies, bob.http.cookies)
+    with sqlite3.connect(tmp_path / "bidak.sqlite3") as database:
+        database.execute(
+            "UPDATE matches SET state = json_remove(state, '$.strikes', '$.struck') WHERE id = ?",
+            (match_id,),
+        )
+        (stored,) = database.execute("SELECT state FROM matches WHERE id = ?", (match_id,))
+        assert "strikes" not in json.loads(stored[0]) and "struck" not in json.loads(stored[0])
+
+    clock = ManualClock()
+    async with running_server(settings, clock) as running:
+        async with Client(running) as alice, Client(running) as bob:
+            for client, jar in zip((alice, bob), cookies, strict=True):
+                client.http.cookies = jar
+            snapshot = await alice.join(room["code"])
+            await bob.join(room["code"])
+            assert snapshot["table"]["strikes"] == [0, 0]
+            await _expire(running, alice, clock)
+            await running.services.rooms.settle()
+            told = _timeouts(alice, sleeper)
+            assert [(e["strikes"], e["left"]) for e in told] == [(1, 2)]

@@ -37,7 +37,8 @@ export function mountTable(root, code, { navigate }) {
     el.matchBar = h("div", { class: "match-bar" });
     el.seatTop = h("div", { class: "seat seat-top", id: "seat-top" });
     el.seatBottom = h("div", { class: "seat seat-bottom", id: "seat-bottom" });
-    el.boardWrap = h("div", { class: "board-wrap" }, board.svg);
+    el.tapHint = tx("board.tap_roll", null, "span", { class: "tap-roll-hint hidden", "aria-hidden": "true" });
+    el.boardWrap = h("div", { class: "board-wrap" }, board.svg, el.tapHint);
     el.controls = h("div", { class: "controls", id: "controls" });
     el.autoplay = h("div", { class: "autoplay-banner hidden", id: "autoplay-banner" });
     el.status = h("div", { class: "status-line", id: "status-line", "aria-live": "polite" });
@@ -383,6 +384,7 @@ export function mountTable(root, code, { navigate }) {
     board.svg.dataset.version = v.version;
     board.svg.dataset.made = v.made.map((s0) => s0.join("/")).join(" ");
     board.svg.classList.toggle("tap-roll", tapRolls());
+    el.tapHint.classList.toggle("hidden", !tapRolls());
   }
 
   function renderMatchBar() {

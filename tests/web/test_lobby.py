@@ -65,3 +65,30 @@ def test_a_one_point_match_offers_no_cube_and_says_why(server: Any, pages: Any, 
     # Back to 5 points: the toggle returns with its earlier choice.
     page.click(f'[data-name="{card}-length"] [data-value="5"]')
     assert page.locator(f'{toggle} [aria-checked="true"]').get_attribute("data-value") == "true"
+
+
+def test_the_lobby_works_while_the_account_is_on_its_way(server: Any, pages: Any) -> None:
+    running = server()
+    page = pages.new(running.base, PHONE)
+    held: list[Any] = []
+    asked: list[str] = []
+
+    def hold(route: Any) -> None:
+        held.append(route)  # /api/me answers only when the test lets it
+
+    page.route("**/api/me", hold)
+    page.on("request", lambda request: asked.append(request.url.split("/", 3)[3]))
+    page.goto("/", wait_until="load")
+    page.wait_for_function("() => document.getElementById('player-name')")
+    assert page.evaluate(CARDS_NOW) == [True, True, True, True]
+    assert page.inner_text("#player-name") == "…" and page.is_disabled("#rename")
+    page.fill("#join-code", "half-typed")
+    # Nothing that needs the account goes out before it is there (one guest per visitor).
+    assert [a for a in asked if a.startswith("api/")] == ["api/me"]
+    held[0].continue_()
+    page.wait_for_selector("#player-name:not(:text-is('…'))")
+    page.wait_for_selector("#history li:not(:has(.spinner))")
+    # The account and the history came in without redrawing what the visitor was typing.
+    assert page.input_value("#join-code") == "half-typed"
+    assert page.evaluate("document.activeElement.id") == "join-code"
+    assert page.is_enabled("#rename")

@@ -168,11 +168,17 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
         h("div", { class: "col" }, profileCard(), historyCard()))));
   }
 
+  /** Draw one card again, leaving the others (and what is typed in them) alone. */
+  function refresh(id, make) {
+    const old = !gone && root.querySelector(`#${id}`);
+    if (old) old.replaceWith(make());
+  }
+
   draw(); // at once, before any answer: the account and the history fill in when they come
   session
-    .then(() => { if (!gone && !editing) draw(); return api.history(); })
+    .then(() => { if (!editing) refresh("profile-card", profileCard); return api.history(); })
     .then((items) => { history = items; }, () => { history = []; })
-    .then(() => { if (!gone) draw(); });
+    .then(() => refresh("history-card", historyCard));
   const off = onLanguage(draw);
   return () => { gone = true; off(); };
 }

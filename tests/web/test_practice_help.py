@@ -56,7 +56,7 @@ def test_hints_rules_and_reconnecting(server: Any, pages: Any) -> None:
     page.click("#header-rules")
     sheet = page.locator("#rules-sheet")
     sheet.wait_for()
-    examples = sheet.locator("figure.example")
+    examples = sheet.locator('figure.example[data-example^="ex."]')
     assert examples.count() == 3
     run = examples.nth(0)
     assert run.locator(".ex-counter").inner_text() == "1 / 3"

@@ -23,26 +23,29 @@ export function opponentLabel(item) {
   return { text: item.opponent, i18n: false };
 }
 
-export function mountLobby(root, { navigate, me, setMe }) {
+export function mountLobby(root, { navigate, me, setMe, session = Promise.resolve() }) {
   const practice = remembered(PRACTICE_KEY, { level: "beginner", length: 3, cube: true });
   const friend = remembered(FRIEND_KEY, { length: 5, cube: true, move_seconds: 60, opening: "higher", timeout_policy: "autoplay" });
   let history = null;
   let editing = false;
+  let gone = false;
 
   const lengths = [1, 3, 5, 7].map((n) => ({ value: n, key: n === 1 ? "opt.length.one" : "opt.length.n", params: { n } }));
   const onOff = [{ value: true, key: "opt.on" }, { value: false, key: "opt.off" }];
   const field = (key, control, note) => h("div", { class: "field" }, tx(key, null, "label", { class: "field-label" }), control, note || null);
+  // A 1-point match has no cube (rules.md 7): no toggle then, only the reason.
+  const cubeField = (name, options, save) => options.length === 1
+    ? field("opt.cube", tx("opt.cube.one_point", null, "p", { class: "muted small field-note", id: `${name}-none` }))
+    : field("opt.cube", segmented(name, onOff, options.cube, (x) => { options.cube = x; save(); }));
 
   function practiceCard() {
     const save = () => localStorage.setItem(PRACTICE_KEY, JSON.stringify(practice));
-    const cubeNote = tx("opt.cube.one_point", null, "p", { class: "muted small field-note" });
     return h("section", { class: "card", id: "practice-card" },
       h("div", { class: "card-head" }, h("span", { class: "card-icon icon-bot", "aria-hidden": "true" }), tx("lobby.practice.title", null, "h2")),
       tx("lobby.practice.body", null, "p", { class: "muted" }),
       field("opt.level", segmented("level", ["beginner", "normal", "expert"].map((l) => ({ value: l, key: `level.${l}` })), practice.level, (x) => { practice.level = x; save(); })),
-      field("opt.length", segmented("practice-length", lengths, practice.length, (x) => { practice.length = x; save(); draw(); })),
-      practice.length === 1 ? field("opt.cube", cubeNote)
-        : field("opt.cube", segmented("practice-cube", onOff, practice.cube, (x) => { practice.cube = x; save(); })),
+      field("opt.length", segmented("practice-length", lengths, practice.length, (x) => { practice.length = x; save(); redrawFrom("practice-length", x); })),
+      cubeField("practice-cube", practice, save),
       button("lobby.practice.start", startPractice, { class: "btn primary wide", id: "start-practice" }));
   }
 
@@ -51,8 +54,8 @@ export function mountLobby(root, { navigate, me, setMe }) {
     return h("section", { class: "card", id: "friend-card" },
       h("div", { class: "card-head" }, h("span", { class: "card-icon icon-friend", "aria-hidden": "true" }), tx("lobby.friend.title", null, "h2")),
       tx("lobby.friend.body", null, "p", { class: "muted" }),
-      field("opt.length", segmented("friend-length", lengths, friend.length, (x) => { friend.length = x; save(); })),
-      field("opt.cube", segmented("friend-cube", onOff, friend.cube, (x) => { friend.cube = x; save(); })),
+      field("opt.length", segmented("friend-length", lengths, friend.length, (x) => { friend.length = x; save(); redrawFrom("friend-length", x); })),
+      cubeField("friend-cube", friend, save),
       field("opt.time", segmented("time", [30, 45, 60, 90].map((n) => ({ value: n, key: "opt.seconds", params: { n } })), friend.move_seconds, (x) => { friend.move_seconds = x; save(); })),
       field("opt.opening", segmented("opening", [{ value: "higher", key: "opt.opening.higher" }, { value: "lower", key: "opt.opening.lower" }], friend.opening, (x) => { friend.opening = x; save(); })),
       field("opt.timeout", segmented("timeout", [{ value: "autoplay", key: "opt.timeout.autoplay" }, { value: "three_strikes", key: "opt.timeout.three_strikes" }], friend.timeout_policy, (x) => { friend.timeout_policy = x; save(); })),
@@ -123,13 +126,14 @@ export function mountLobby(root, { navigate, me, setMe }) {
         return h("div", { class: "copy-row" }, input, button("btn.save", save, { class: "btn primary", id: "name-save" }));
       })()
       : h("div", { class: "name-row" }, raw(who ? who.name : "…", "strong", { class: "player-name", id: "player-name" }),
-        button("profile.rename", () => { editing = true; draw(); }, { class: "btn ghost small", id: "rename" }));
+        button("profile.rename", () => { editing = true; draw(); }, { class: "btn ghost small", id: "rename", disabled: !who }));
     return h("section", { class: "card profile", id: "profile-card" },
       tx("profile.hello", null, "p", { class: "muted small" }), nameRow,
       who && !who.email_linked ? h("p", { class: "notice", id: "guest-warning" }, tx("profile.guest_warning")) : null);
   }
 
   async function startPractice() {
+    await session;
     try {
       const room = await api.createRoom({ kind: "practice", length: practice.length, cube: practice.length === 1 ? false : practice.cube, level: practice.level });
       navigate(`/room/${room.code}`);
@@ -139,12 +143,20 @@ export function mountLobby(root, { navigate, me, setMe }) {
   }
 
   async function createFriend() {
+    await session;
     try {
-      const room = await api.createRoom({ kind: "friend", ...friend });
+      const room = await api.createRoom({ kind: "friend", ...friend, cube: friend.length === 1 ? false : friend.cube });
       navigate(`/room/${room.code}`);
     } catch (error) {
       toast(tx(error.status === 429 ? "error.too_many" : "error.generic"), "error");
     }
+  }
+
+  /** Draw again (the cube field depends on the length) with the focus where it was. */
+  function redrawFrom(name, value) {
+    draw();
+    const again = root.querySelector(`[data-name="${name}"] [data-value="${value}"]`);
+    if (again) again.focus();
   }
 
   function draw() {
@@ -156,8 +168,17 @@ export function mountLobby(root, { navigate, me, setMe }) {
         h("div", { class: "col" }, profileCard(), historyCard()))));
   }
 
-  draw();
-  api.history().then((items) => { history = items; draw(); }).catch(() => { history = []; draw(); });
+  /** Draw one card again, leaving the others (and what is typed in them) alone. */
+  function refresh(id, make) {
+    const old = !gone && root.querySelector(`#${id}`);
+    if (old) old.replaceWith(make());
+  }
+
+  draw(); // at once, before any answer: the account and the history fill in when they come
+  session
+    .then(() => { if (!editing) refresh("profile-card", profileCard); return api.history(); })
+    .then((items) => { history = items; }, () => { history = []; })
+    .then(() => refresh("history-card", historyCard));
   const off = onLanguage(draw);
-  return () => off();
+  return () => { gone = true; off(); };
 }

@@ -1,5 +1,8 @@
-// Boot: language, the visitor's account, the header, and a hash router:
+// Boot: language, the header, the visitor's account, and a hash router:
 // #/ lobby · #/room/CODE table · #/review/MATCH review.
+// The first view is drawn while the module runs, before any network answer: the lobby shows
+// its cards at once and fills in the account when /api/me answers. Every other request waits
+// for that answer (`session`), since the first one of a new visitor creates their guest.
 import { api } from "./api.js";
 import { h, tx, button, clear } from "./dom.js";
 import { LANGUAGES, defaultLanguage, setLanguage, language, onLanguage, t } from "./i18n.js";
@@ -10,6 +13,8 @@ import { mountTable } from "./table.js";
 
 let me = null;
 let unmount = null;
+let routed = 0;
+let session = null;
 const main = document.getElementById("main");
 const header = document.getElementById("header");
 
@@ -41,20 +46,24 @@ function route() {
   document.body.dataset.view = room ? "table" : review ? "review" : "lobby";
   if (!room || !document.body.dataset.room || document.body.dataset.room !== room[1]) window.scrollTo(0, 0);
   document.body.dataset.room = room ? room[1] : "";
-  if (room) unmount = mountTable(main, room[1], { navigate });
-  else if (review) unmount = mountReview(main, review[1], { navigate });
-  else unmount = mountLobby(main, { navigate, me: () => me, setMe: (x) => { me = x; } });
+  const mine = ++routed;
+  if (!room && !review) {
+    unmount = mountLobby(main, { navigate, me: () => me, setMe: (x) => { me = x; }, session });
+    return;
+  }
+  clear(main);
+  session.then(() => {
+    if (mine !== routed) return; // the visitor went somewhere else meanwhile
+    if (room) unmount = mountTable(main, room[1], { navigate });
+    else unmount = mountReview(main, review[1], { navigate });
+  });
 }
 
-async function boot() {
-  await setLanguage(defaultLanguage(), false);
+function boot() {
+  setLanguage(defaultLanguage(), false);
   onLanguage(drawHeader);
   drawHeader();
-  try {
-    me = await api.me();
-  } catch {
-    me = null;
-  }
+  session = api.me().then((x) => { me = x; }, () => { me = null; });
   window.addEventListener("hashchange", route);
   route();
   document.body.classList.add("ready");

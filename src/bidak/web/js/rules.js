@@ -1,5 +1,6 @@
 // The rules, readable at any time (rules.md 10), with step-by-step examples on partial boards
-// drawn by the same SVG board component as the table.
+// drawn by the same SVG board component as the table; then strategy tips, beginner mistakes
+// (the same position twice: the mistaken play, then the better one) and questions players ask.
 import { createBoard } from "./board.js";
 import { h, tx, raw, button, clear } from "./dom.js";
 import { t, onLanguage } from "./i18n.js";
@@ -44,11 +45,37 @@ export const EXAMPLES = [
   },
 ];
 
+const START = { 24: 2, 13: 5, 8: 3, 6: 5 };
+const START_THEIRS = { 1: 2, 12: 5, 17: 3, 19: 5 };
+
+/** A tip's picture: one frame, no steps. */
+export const TIP_BOARDS = {
+  "tip.prime": { board: board({ 13: 3, 9: 2, 8: 2, 7: 2, 6: 2, 5: 2, 4: 2 }, { 2: 1, 17: 2, 19: 5, 20: 4, 21: 3 }), dice: null, arrows: [], text: "tip.prime.caption" },
+};
+
+/**
+ * Beginner mistakes: full positions whose ranking the engine confirms (bidak hint, 2-ply):
+ * `wrong` (dashed arrows) against `right` (gold arrows), or a notation example when `board` is
+ * absent. Steps are in the reader's numbering.
+ */
+export const MISTAKES = [
+  { id: "mistake.point", board: board(START, START_THEIRS), dice: [3, 1], // 8/5 6/5 +0.233, 13/9 -0.031
+    wrong: [{ from: 13, to: 9 }], right: [{ from: 8, to: 5 }, { from: 6, to: 5 }] },
+  { id: "mistake.stack", board: board(START, START_THEIRS), dice: [5, 2], // 13/11 13/8 -0.005, 8/6 8/3 -0.336
+    wrong: [{ from: 8, to: 6 }, { from: 8, to: 3 }], right: [{ from: 13, to: 11 }, { from: 13, to: 8 }] },
+  { id: "mistake.hit", board: board(START, { 1: 1, 5: 1, 12: 4, 15: 1, 17: 3, 19: 5 }), dice: [3, 1], // 8/5* 6/5 +0.288, 24/23 24/21 -0.260
+    wrong: [{ from: 24, to: 21 }, { from: 24, to: 23 }], right: [{ from: 8, to: 5 }, { from: 6, to: 5 }] },
+  { id: "mistake.bearoff", board: board({ 6: 3, 5: 3, 4: 3, 3: 2, 2: 2 }, { 1: 2, 19: 4, 20: 4, 21: 3, 22: 2 }, [0, 0], [2, 0]), dice: [6, 3], // 6/off 5/2 1.064, 6/off 3/off 0.656
+    wrong: [{ from: 6, to: OFF }, { from: 3, to: OFF }], right: [{ from: 6, to: OFF }, { from: 5, to: 2 }] },
+  { id: "mistake.bar" },
+  { id: "mistake.drop" },
+];
+
 function arrowsOf(frame) {
   // Arrows of the opponent are given in their own numbering.
   return frame.arrows.map((a) => a.mine === false
     ? { from: a.from === BAR ? BAR : 25 - a.from, to: a.to === OFF ? OFF : 25 - a.to, kind: "hint", mine: false }
-    : { ...a, kind: "hint", mine: true });
+    : { kind: "hint", ...a, mine: true });
 }
 
 function example(spec) {
@@ -75,6 +102,46 @@ function example(spec) {
     h("div", { class: "ex-nav" }, prev, counter, next));
 }
 
+/** A still picture (a tip's) drawn like the examples. */
+function still(frame, label) {
+  const view = createBoard({ label: t(label) });
+  view.render({ board: frame.board, dice: frame.dice, arrows: arrowsOf(frame), labels: true });
+  return h("figure", { class: "example still" }, view.svg, tx(frame.text, null, "figcaption", { class: "ex-caption" }));
+}
+
+function tips() {
+  const keys = ["tip.points", "tip.prime", "tip.run", "tip.bearoff", "tip.pips", "tip.cube", "tip.blots"];
+  return h("section", { class: "rules-section", id: "rules-tips" }, tx("rules.tips.title", null, "h3"),
+    ...keys.map((k) => h("div", { class: "tip", "data-tip": k }, tx(`${k}.title`, null, "h4"), tx(`${k}.body`, null, "p"),
+      TIP_BOARDS[k] ? still(TIP_BOARDS[k], `${k}.title`) : null)));
+}
+
+function mistake(m) {
+  if (!m.board) {
+    return h("figure", { class: "example mistake", "data-mistake": m.id }, tx(`${m.id}.title`, null, "h4"),
+      tx(`${m.id}.body`, null, "p"), tx(`${m.id}.example`, null, "pre", { class: "notation-example" }));
+  }
+  const dice2 = (used) => dice(m.dice[0], m.dice[1], used);
+  const node = example({
+    key: m.id,
+    frames: [
+      { board: m.board, dice: dice2([]), arrows: m.wrong.map((a) => ({ ...a, kind: "last" })), text: `${m.id}.wrong` },
+      { board: m.board, dice: dice2([]), arrows: m.right, text: `${m.id}.right` },
+    ],
+  });
+  node.classList.add("mistake");
+  node.dataset.mistake = m.id;
+  node.insertBefore(tx(`${m.id}.body`, null, "p"), node.querySelector("svg"));
+  return node;
+}
+
+function faq() {
+  const keys = ["faq.forced", "faq.illegal", "faq.crawford", "faq.dice", "faq.coins", "faq.account", "faq.undo"];
+  return h("section", { class: "rules-section", id: "rules-faq" }, tx("rules.faq.title", null, "h3"),
+    ...keys.map((k) => h("details", { class: "faq", "data-faq": k },
+      tx(`${k}.q`, null, "summary"), tx(`${k}.a`, null, "p"))));
+}
+
 function section(title, keys) {
   return h("section", { class: "rules-section" }, tx(title, null, "h3"),
     ...keys.map((k) => tx(k, null, "p")));
@@ -90,8 +157,12 @@ function content() {
       ...EXAMPLES.map(example)),
     section("rules.scoring.title", range("rules.scoring", 5)),
     section("rules.cube.title", range("rules.cube", 4)),
-    section("rules.controls.title", range("rules.controls", 5)),
-    section("rules.account.title", range("rules.account", 3)));
+    section("rules.controls.title", range("rules.controls", 6)),
+    section("rules.account.title", range("rules.account", 3)),
+    tips(),
+    h("section", { class: "rules-section", id: "rules-mistakes" }, tx("rules.mistakes.title", null, "h3"),
+      tx("rules.mistakes.note", null, "p", { class: "muted small" }), ...MISTAKES.map(mistake)),
+    faq());
 }
 
 let open = null;

@@ -29,7 +29,7 @@ export function mountTable(root, code, { navigate }) {
     ended: null, connection: null, status: "connecting", diceOverride: null,
   };
   const el = {};
-  const board = createBoard({ onTarget: (p) => tap(p), label: t("board.label") });
+  const board = createBoard({ onTarget: (p) => { if (pressedOn === v.version) tap(p); }, label: t("board.label") });
 
   // -- layout ------------------------------------------------------------------------------------
   function layout() {
@@ -37,7 +37,8 @@ export function mountTable(root, code, { navigate }) {
     el.matchBar = h("div", { class: "match-bar" });
     el.seatTop = h("div", { class: "seat seat-top", id: "seat-top" });
     el.seatBottom = h("div", { class: "seat seat-bottom", id: "seat-bottom" });
-    el.boardWrap = h("div", { class: "board-wrap" }, board.svg);
+    el.tapHint = tx("board.tap_roll", null, "span", { class: "tap-roll-hint hidden", "aria-hidden": "true" });
+    el.boardWrap = h("div", { class: "board-wrap" }, board.svg, el.tapHint);
     el.controls = h("div", { class: "controls", id: "controls" });
     el.autoplay = h("div", { class: "autoplay-banner hidden", id: "autoplay-banner" });
     el.status = h("div", { class: "status-line", id: "status-line", "aria-live": "polite" });
@@ -284,6 +285,22 @@ export function mountTable(root, code, { navigate }) {
     renderControls();
   }
 
+  // A tap on the board counts only on the table it began on: `pressedOn` is the version at
+  // pointerdown, so a tap started just before the table changed (the dice came, the opponent
+  // played) neither picks a checker nor rolls.
+  let pressedOn = null;
+  board.svg.addEventListener("pointerdown", (event) => { pressedOn = event.isPrimary ? v.version : null; });
+
+  /** Rolling (or rolling and doubling) is all that is left: a tap on the board rolls. */
+  function tapRolls() {
+    const tb = v.table;
+    return !!tb && v.seat !== null && tb.phase === "roll" && tb.turn === v.seat && tb.allowed.includes("roll")
+      && !v.sending && !tb.autoplay[v.seat];
+  }
+  board.svg.addEventListener("click", () => {
+    if (pressedOn === v.version && tapRolls()) act("roll"); // never a double
+  });
+
   function undo() {
     if (!v.made.length || v.sending) return;
     v.made.pop();
@@ -377,6 +394,8 @@ export function mountTable(root, code, { navigate }) {
     board.svg.dataset.phase = v.table.phase;
     board.svg.dataset.version = v.version;
     board.svg.dataset.made = v.made.map((s0) => s0.join("/")).join(" ");
+    board.svg.classList.toggle("tap-roll", tapRolls());
+    el.tapHint.classList.toggle("hidden", !tapRolls());
   }
 
   function renderMatchBar() {
@@ -744,7 +763,7 @@ export function mountTable(root, code, { navigate }) {
   // -- keyboard -----------------------------------------------------------------------------------
   let digits = "", digitTimer = null;
   function onKey(event) {
-    if (event.target.closest && event.target.closest("input, textarea, select, .dialog")) return;
+    if (event.target.closest && event.target.closest("input, textarea, select, [contenteditable], .dialog, .sheet")) return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const tb = v.table;
     if (!tb) return;

@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import uvicorn
 import websockets
+from websockets.typing import Origin
 
 from bidak.server.app import create_app
 from bidak.server.clocks import Clock
@@ -83,7 +84,9 @@ class Client:
 
     def __init__(self, running: Running) -> None:
         self.running = running
-        self.http = httpx.AsyncClient(base_url=running.base)
+        # A browser names the page a change comes from; the server takes changes only from its
+        # own pages (bidak.server.security).
+        self.http = httpx.AsyncClient(base_url=running.base, headers={"Origin": running.base})
         self.ws: Any = None
         self.table: dict[str, Any] | None = None
         self.version = 0
@@ -104,7 +107,9 @@ class Client:
 
     async def connect(self) -> None:
         self.ws = await websockets.connect(
-            self.running.ws_url, additional_headers={"Cookie": self.cookie}
+            self.running.ws_url,
+            additional_headers={"Cookie": self.cookie},
+            origin=Origin(self.running.base),
         )
 
     async def send(self, message: dict[str, Any]) -> None:

@@ -31,6 +31,7 @@ import httpx
 import pytest
 import websockets
 from websockets.asyncio.client import connect
+from websockets.typing import Origin
 
 from bidak.bench.server import ServerProcess
 from bidak.match import Phase, Player, event_from_json, replay, state_to_json
@@ -78,7 +79,7 @@ class Browser:
 
     async def request(self, method: str, path: str, **options: Any) -> Any:
         """An HTTP request, tried again while the server is down."""
-        headers = {"Cookie": self.cookie} if self.cookie else {}
+        headers = {"Origin": self.base, **({"Cookie": self.cookie} if self.cookie else {})}
         for _ in range(int(WAIT / 0.1)):
             try:
                 async with httpx.AsyncClient(base_url=self.base, trust_env=False) as http:
@@ -105,7 +106,11 @@ class Browser:
     async def _connected(self) -> dict[str, Any]:
         ws_url = self.base.replace("http", "ws", 1) + "/ws"
         async with connect(
-            ws_url, additional_headers={"Cookie": self.cookie}, proxy=None, open_timeout=WAIT
+            ws_url,
+            additional_headers={"Cookie": self.cookie},
+            origin=Origin(self.base),
+            proxy=None,
+            open_timeout=WAIT,
         ) as socket:
             self.connections += 1
             await socket.send(

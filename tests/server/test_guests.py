@@ -70,7 +70,8 @@ async def test_the_cookie_is_secure_when_the_site_is_reached_over_https(tmp_path
 
 async def test_a_guest_renames_themselves_and_bad_names_change_nothing(tmp_path: Path) -> None:
     async with running_server(server_settings(tmp_path)) as running:
-        async with httpx.AsyncClient(base_url=running.base) as browser:
+        site = {"Origin": running.base}
+        async with httpx.AsyncClient(base_url=running.base, headers=site) as browser:
             me = (await browser.get("/api/me")).json()
             renamed = await browser.patch("/api/me", json={"name": "  Budi   Santoso "})
             assert renamed.status_code == 200 and renamed.json()["name"] == "Budi Santoso"

@@ -71,9 +71,10 @@ async def test_one_player_creates_only_so_many_rooms_a_minute(tmp_path: Path) ->
     settings = server_settings(tmp_path, rooms_per_minute=2)
     practice = {"kind": "practice", "length": 1, "level": "beginner"}
     async with running_server(settings, clock) as running:
+        site = {"Origin": running.base}
         async with (
-            httpx.AsyncClient(base_url=running.base) as alice,
-            httpx.AsyncClient(base_url=running.base) as bob,
+            httpx.AsyncClient(base_url=running.base, headers=site) as alice,
+            httpx.AsyncClient(base_url=running.base, headers=site) as bob,
         ):
             for _ in range(2):
                 assert (await alice.post("/api/rooms", json=practice)).status_code == 201

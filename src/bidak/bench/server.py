@@ -367,8 +367,13 @@ class _Clients:
         import httpx
 
         limits = httpx.Limits(max_connections=64)
+        # Origin: the server takes changes only from its own pages (bidak.server.security).
         async with httpx.AsyncClient(
-            base_url=self.load.url, trust_env=False, limits=limits, timeout=120
+            base_url=self.load.url,
+            trust_env=False,
+            limits=limits,
+            timeout=120,
+            headers={"Origin": self.load.url},
         ) as self.http:
             gate = asyncio.Semaphore(SETTING_UP)
             pairs = [
@@ -445,10 +450,12 @@ class _Clients:
 
     async def _connect(self, path: str, token: str | None) -> Any:
         from websockets.asyncio.client import connect
+        from websockets.typing import Origin
 
         return await connect(
             self.ws + path,
             additional_headers={"Cookie": f"{COOKIE}={token}"} if token else None,
+            origin=Origin(self.load.url),
             compression="deflate" if self.load.deflate else None,
             proxy=None,
             ping_interval=None,

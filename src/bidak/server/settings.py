@@ -30,7 +30,8 @@ class Settings(BaseSettings):
     bus_url: str = "memory://"
     secret_key: str = DEFAULT_SECRET
     public_url: str = ""
-    """The address players see (for invite links); empty: taken from each request."""
+    """The address players use (https://your.site): invite links, and the one origin whose
+    pages may change anything (see :mod:`bidak.server.security`); empty: each request's own."""
     checkin_tz: str = "Asia/Jakarta"
     """The time zone whose calendar days the daily check-in counts (the first players')."""
     smtp_url: str = ""
@@ -89,6 +90,18 @@ class Settings(BaseSettings):
                 " sqlite:///path/to/file.sqlite3 or postgresql://user@host:port/database"
             )
         return url
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_origin(cls, url: str) -> str:
+        from bidak.server.security import origin_of
+
+        if url.strip():
+            try:
+                origin_of(url)
+            except ValueError as error:
+                raise ValueError(f"BIDAK_PUBLIC_URL: {error}") from None
+        return url.strip()
 
     @field_validator("bus_url")
     @classmethod

@@ -1,0 +1,265 @@
+"""Same-origin writes and the page policy, as one pure ASGI middleware (docs/security.md).
+
+A browser sends a cross-site request's cookies when the cookie allows it (SameSite=Lax still
+allows top-level navigations and lets a sibling subdomain count as "same site"), so the cookie
+alone cannot tell a change the visitor made from one another site made for them. Every browser
+names the page a request comes from: ``Origin`` on every POST/PUT/PATCH/DELETE fetch and on every
+WebSocket upgrade, and ``Sec-Fetch-Site`` on the requests of browsers from 2020 on. A change is
+let through only when its ``Origin`` is the site's own, or, without an ``Origin``, when
+``Sec-Fetch-Site`` says ``same-origin``; everything else is refused before any route runs. A
+state-changing request's body must be JSON (a form or ``text/plain`` body, which a page on
+another site can send without asking, is refused with 415).
+
+Every HTTP response also carries the page policy: a Content-Security-Policy that lets the page
+run only the site's own scripts and styles and connect only to the site and its WebSocket, no
+framing (``frame-ancestors 'none'``), ``nosniff``, ``Referrer-Policy: same-origin``, and
+``Strict-Transport-Security`` over HTTPS.
+
+The site's origin is ``BIDAK_PUBLIC_URL`` when it is set; otherwise the request's own scheme
+(uvicorn's, which follows a trusted proxy's ``X-Forwarded-Proto``) and ``Host`` header. This is
+pure ASGI rather than Starlette's BaseHTTPMiddleware, which would run every request in a task of
+its own and stream its body through a queue.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+import orjson
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+"""The methods that may change something (GET, HEAD and OPTIONS never do here)."""
+DEFAULT_PORTS = {"http": 80, "https": 443}
+HSTS = b"max-age=31536000"
+"""A year; no includeSubDomains: the site cannot know what else runs under its domain."""
+JSON_TYPES = ("application/json",)
+
+
+def origin_of(url: str) -> str:
+    """``scheme://host[:port]`` of ``url`` as a browser writes an Origin (lower case, no default
+    port); ValueError when ``url`` is not an http(s) address with a host."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        raise ValueError(f"{url!r} is not an address (give https://your.site)") from None
+    scheme = parts.scheme.lower()
+    if scheme not in DEFAULT_PORTS or not parts.hostname:
+        raise ValueError(f"{url!r} is not an http:// or https:// address with a host")
+    host = parts.hostname.lower()
+    if ":" in host:  # IPv6
+        host = f"[{host}]"
+    if port is not None and port != DEFAULT_PORTS[scheme]:
+        host = f"{host}:{port}"
+    return f"{scheme}://{host}"
+
+
+def _host_origin(scheme: str, host: str) -> str | None:
+    """The origin of a request that came with ``Host: host`` over ``scheme``, or None when the
+    Host header is not a plain host[:port]."""
+    if not host or not all(c.isalnum() or c in ".-:[]" for c in host):
+        return None
+    try:
+        return origin_of(f"{scheme}://{host}")
+    except ValueError:
+        return None
+
+
+class Refused(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class SiteCheck:
+    """Whether a request comes from the site's own pages. ``public_url``: the site's address
+    (empty: each request's own scheme and Host)."""
+
+    def __init__(self, public_url: str = "") -> None:
+        self.public = origin_of(public_url) if public_url else None
+        self.headers = policy_headers(self.public) if self.public else None
+        """The policy headers when they are the same for every request."""
+
+    def expected(self, scope: Scope) -> str | None:
+        """The site's origin for this request (None: its Host header is unusable)."""
+        if self.public is not None:
+            return self.public
+        scheme = str(scope["scheme"])
+        scheme = {"ws": "http", "wss": "https"}.get(scheme, scheme)
+        host = _header(scope, b"host")
+        if host is None and scope.get("server"):
+            name, port = scope["server"][0], scope["server"][1]
+            host = f"{name}:{port}" if port else name
+        return _host_origin(scheme, host or "")
+
+    def check(self, scope: Scope) -> None:
+        """Raise :class:`Refused` unless the request comes from the site's own pages."""
+        origin = _header(scope, b"origin")
+        fetch_site = _header(scope, b"sec-fetch-site")
+        expected = self.expected(scope)
+        site = expected or "this site"
+        if fetch_site is not None and fetch_site.lower() in ("cross-site", "same-site"):
+            raise Refused(
+                403, f"Refused: a change must come from a page of {site}, not another site"
+            )
+        if origin is None:
+            if fetch_site is not None and fetch_site.lower() == "same-origin":
+                return
+            raise Refused(
+                403,
+                f"Refused: a change must come from a page of {site}; a browser says so itself,"
+                f" other clients must send the header Origin: {site}",
+            )
+        try:
+            given = origin_of(origin)
+        except ValueError:
+            given = None
+        if expected is None or given != expected:
+            shown = origin[:100]
+            raise Refused(403, f"Refused: a change must come from a page of {site}, not {shown}")
+
+
+class SiteGuard:
+    """The middleware: refuses changes and WebSocket upgrades that :class:`SiteCheck` refuses,
+    and adds the page policy to every HTTP response."""
+
+    def __init__(self, app: ASGIApp, check: SiteCheck) -> None:
+        self.app = app
+        self.site = check
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind == "websocket":
+            try:
+                self.site.check(scope)
+            except Refused as refused:
+                await refuse_socket(scope, receive, send, refused)
+                return
+            await self.app(scope, receive, send)
+            return
+        if kind != "http":
+            await self.app(scope, receive, send)
+            return
+        site = self.site
+        headers = site.headers or policy_headers(site.expected(scope))
+        if scope["scheme"] == "https" or (site.public or "").startswith("https:"):
+            # Browsers heed it only over HTTPS; sent too when the public address is https, for
+            # a proxy whose X-Forwarded-Proto uvicorn was not told to trust.
+            headers = [*headers, (b"strict-transport-security", HSTS)]
+
+        async def send_with_policy(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                present = {name.lower() for name, _ in message.get("headers", ())}
+                extra = [(n, v) for n, v in headers if n not in present]
+                message = {**message, "headers": [*message.get("headers", ()), *extra]}
+            await send(message)
+
+        if scope["method"] in UNSAFE:
+            try:
+                site.check(scope)
+                _check_body(scope)
+            except Refused as refused:
+                await refuse_http(send_with_policy, refused)
+                return
+        await self.app(scope, receive, send_with_policy)
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope["headers"]:
+        if key == name:
+            text: str = value.decode("latin-1")
+            return text
+    return None
+
+
+def _check_body(scope: Scope) -> None:
+    """A body, when there is one, must be JSON: a page on another site can post a form or
+    ``text/plain`` without the browser asking the site first, but not JSON."""
+    content_type = _header(scope, b"content-type")
+    if content_type is None:
+        length = _header(scope, b"content-length")
+        if (length is None or length.strip() == "0") and _header(
+            scope, b"transfer-encoding"
+        ) is None:
+            return
+    else:
+        media = content_type.split(";", 1)[0].strip().lower()
+        if media in JSON_TYPES or (media.startswith("application/") and media.endswith("+json")):
+            return
+    raise Refused(415, "Send the request's body as JSON (Content-Type: application/json)")
+
+
+async def refuse_http(send: Send, refused: Refused) -> None:
+    body = orjson.dumps({"detail": refused.message})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": refused.status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"cache-control", b"no-store"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+async def refuse_socket(scope: Scope, receive: Receive, send: Send, refused: Refused) -> None:
+    """Refuse a WebSocket upgrade before accepting it: 403 with the reason where the server
+    can send an HTTP answer to an upgrade (uvicorn can), a plain 403 otherwise."""
+    message = await receive()
+    if message["type"] != "websocket.connect":
+        return
+    if "websocket.http.response" in scope.get("extensions", {}):
+        body = orjson.dumps({"detail": refused.message})
+        await send(
+            {
+                "type": "websocket.http.response.start",
+                "status": refused.status,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
+        await send({"type": "websocket.http.response.body", "body": body})
+        return
+    await send({"type": "websocket.close", "code": 1008, "reason": refused.message[:120]})
+
+
+def content_security_policy(site: str | None) -> str:
+    """The page policy: the site's own scripts, styles, images and catalogs, connections to
+    the site and to its WebSocket only, never framed, no plugins, no <base>, forms only to the
+    site. ``site``: its origin (None: ``'self'`` alone)."""
+    connect = "'self'"
+    if site is not None:
+        socket = site.replace("https://", "wss://", 1).replace("http://", "ws://", 1)
+        # 'self' covers the site's own ws(s):// in CSP 3; the address is named for browsers
+        # that predate it.
+        connect = f"'self' {socket}"
+    return "; ".join(
+        (
+            "default-src 'self'",
+            "script-src 'self'",
+            "style-src 'self'",
+            "img-src 'self' data:",
+            f"connect-src {connect}",
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        )
+    )
+
+
+def policy_headers(site: str | None) -> list[tuple[bytes, bytes]]:
+    """The headers every HTTP response carries (HSTS aside), for a site at ``site``."""
+    return [
+        (b"content-security-policy", content_security_policy(site).encode("latin-1")),
+        (b"x-content-type-options", b"nosniff"),
+        (b"referrer-policy", b"same-origin"),
+        (b"x-frame-options", b"DENY"),
+    ]

@@ -34,6 +34,8 @@ DEFAULT_PORTS = {"http": 80, "https": 443}
 HSTS = b"max-age=31536000"
 """A year; no includeSubDomains: the site cannot know what else runs under its domain."""
 JSON_TYPES = ("application/json",)
+KEPT = 64
+"""Sites (Host headers) whose origin and headers are kept worked out."""
 
 
 def origin_of(url: str) -> str:
@@ -79,39 +81,69 @@ class SiteCheck:
 
     def __init__(self, public_url: str = "") -> None:
         self.public = origin_of(public_url) if public_url else None
-        self.headers = policy_headers(self.public) if self.public else None
-        """The policy headers when they are the same for every request."""
+        self._origins: dict[tuple[str, bytes | None], str | None] = {}
+        self._headers: dict[tuple[str | None, bool], list[tuple[bytes, bytes]]] = {}
 
     def expected(self, scope: Scope) -> str | None:
         """The site's origin for this request (None: its Host header is unusable)."""
         if self.public is not None:
             return self.public
-        scheme = str(scope["scheme"])
-        scheme = {"ws": "http", "wss": "https"}.get(scheme, scheme)
+        scheme: str = scope["scheme"]
         host = _header(scope, b"host")
-        if host is None and scope.get("server"):
+        key = (scheme, host)
+        if key in self._origins:
+            return self._origins[key]
+        text = None if host is None else host.decode("latin-1")
+        if text is None and scope.get("server"):
             name, port = scope["server"][0], scope["server"][1]
-            host = f"{name}:{port}" if port else name
-        return _host_origin(scheme, host or "")
+            text = f"{name}:{port}" if port else name
+        found = _host_origin({"ws": "http", "wss": "https"}.get(scheme, scheme), text or "")
+        if len(self._origins) >= KEPT:  # any client may send any Host: keep few
+            self._origins.clear()
+        self._origins[key] = found
+        return found
+
+    def headers(self, scope: Scope) -> list[tuple[bytes, bytes]]:
+        """The page policy's headers for a response to this request (built once per site)."""
+        site = self.expected(scope)
+        # HSTS: browsers heed it only over HTTPS; sent too when the public address is https,
+        # for a proxy whose X-Forwarded-Proto uvicorn was not told to trust.
+        https = scope["scheme"] == "https" or (site or "").startswith("https:")
+        key = (site, https)
+        found = self._headers.get(key)
+        if found is None:
+            found = policy_headers(site)
+            if https:
+                found.append((b"strict-transport-security", HSTS))
+            if len(self._headers) >= KEPT:
+                self._headers.clear()
+            self._headers[key] = found
+        return found
 
     def check(self, scope: Scope) -> None:
         """Raise :class:`Refused` unless the request comes from the site's own pages."""
-        origin = _header(scope, b"origin")
-        fetch_site = _header(scope, b"sec-fetch-site")
+        origin = fetch_site = None
+        for name, value in scope["headers"]:
+            if name == b"origin":
+                origin = value.decode("latin-1")
+            elif name == b"sec-fetch-site":
+                fetch_site = value.decode("latin-1").lower()
         expected = self.expected(scope)
         site = expected or "this site"
-        if fetch_site is not None and fetch_site.lower() in ("cross-site", "same-site"):
+        if fetch_site in ("cross-site", "same-site"):
             raise Refused(
                 403, f"Refused: a change must come from a page of {site}, not another site"
             )
         if origin is None:
-            if fetch_site is not None and fetch_site.lower() == "same-origin":
+            if fetch_site == "same-origin":
                 return
             raise Refused(
                 403,
                 f"Refused: a change must come from a page of {site}; a browser says so itself,"
                 f" other clients must send the header Origin: {site}",
             )
+        if expected is not None and origin == expected:
+            return  # as browsers write it
         try:
             given = origin_of(origin)
         except ValueError:
@@ -143,11 +175,7 @@ class SiteGuard:
             await self.app(scope, receive, send)
             return
         site = self.site
-        headers = site.headers or policy_headers(site.expected(scope))
-        if scope["scheme"] == "https" or (site.public or "").startswith("https:"):
-            # Browsers heed it only over HTTPS; sent too when the public address is https, for
-            # a proxy whose X-Forwarded-Proto uvicorn was not told to trust.
-            headers = [*headers, (b"strict-transport-security", HSTS)]
+        headers = site.headers(scope)
 
         async def send_with_policy(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -166,11 +194,11 @@ class SiteGuard:
         await self.app(scope, receive, send_with_policy)
 
 
-def _header(scope: Scope, name: bytes) -> str | None:
+def _header(scope: Scope, name: bytes) -> bytes | None:
     for key, value in scope["headers"]:
         if key == name:
-            text: str = value.decode("latin-1")
-            return text
+            found: bytes = value
+            return found
     return None
 
 
@@ -180,12 +208,12 @@ def _check_body(scope: Scope) -> None:
     content_type = _header(scope, b"content-type")
     if content_type is None:
         length = _header(scope, b"content-length")
-        if (length is None or length.strip() == "0") and _header(
+        if (length is None or length.strip() == b"0") and _header(
             scope, b"transfer-encoding"
         ) is None:
             return
     else:
-        media = content_type.split(";", 1)[0].strip().lower()
+        media = content_type.decode("latin-1").split(";", 1)[0].strip().lower()
         if media in JSON_TYPES or (media.startswith("application/") and media.endswith("+json")):
             return
     raise Refused(415, "Send the request's body as JSON (Content-Type: application/json)")

@@ -29,7 +29,8 @@ import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-"""The methods that may change something (GET, HEAD and OPTIONS never do here)."""
+"""The methods that may change something. A GET changes nothing a visitor has: the one it
+creates, a first visit's guest, is limited per address (BIDAK_GUESTS_PER_MINUTE)."""
 DEFAULT_PORTS = {"http": 80, "https": 443}
 HSTS = b"max-age=31536000"
 """A year; no includeSubDomains: the site cannot know what else runs under its domain."""
@@ -273,7 +274,7 @@ def content_security_policy(site: str | None) -> str:
             "default-src 'self'",
             "script-src 'self'",
             "style-src 'self'",
-            "img-src 'self' data:",
+            "img-src 'self'",
             f"connect-src {connect}",
             "object-src 'none'",
             "base-uri 'none'",

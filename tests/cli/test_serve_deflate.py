@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from websockets.asyncio.client import connect
+from websockets.typing import Origin
 
 from bidak.bench.server import ServerProcess
 
@@ -15,7 +16,7 @@ async def _negotiated(server: ServerProcess) -> list[str]:
     """The extensions a browser-like client that offers permessage-deflate ends up with."""
     await server.ready()
     url = server.url.replace("http", "ws", 1) + "/ws"
-    async with connect(url, compression="deflate", proxy=None) as socket:
+    async with connect(url, compression="deflate", proxy=None, origin=Origin(server.url)) as socket:
         return [extension.name for extension in socket.protocol.extensions]
 
 

@@ -18,7 +18,7 @@ from websockets.typing import Origin
 
 from bidak.server.app import create_app
 from bidak.server.clocks import ManualClock
-from bidak.server.security import UNSAFE
+from bidak.server.security import UNSAFE, Refused, SiteCheck
 from bidak.server.settings import Settings
 from tests.server.harness import Client, Running, friend_room, running_server, server_settings
 
@@ -230,3 +230,35 @@ def test_a_public_address_that_is_not_one_stops_the_server_at_start(tmp_path: Pa
     for bad in ("bidak.example", "ftp://bidak.example", "https://", "https://host:99999"):
         with pytest.raises(ValueError, match="BIDAK_PUBLIC_URL"):
             server_settings(tmp_path, public_url=bad)
+
+
+def test_the_sites_origin_is_compared_as_browsers_write_it() -> None:
+    """Host and Origin name the same site whatever the case or a default port; the scheme
+    and any other port are another origin."""
+
+    def scope(scheme: str, host: str, origin: str) -> dict[str, Any]:
+        headers = [(b"host", host.encode()), (b"origin", origin.encode())]
+        return {"type": "http", "scheme": scheme, "headers": headers}
+
+    check = SiteCheck()
+    for scheme, host, origin in [
+        ("https", "Bidak.Example:443", "https://bidak.example"),
+        ("http", "bidak.example", "http://BIDAK.example:80"),
+        ("wss", "bidak.example", "https://bidak.example"),  # the upgrade, over TLS
+        ("http", "[::1]:8000", "http://[::1]:8000"),
+    ]:
+        check.check(scope(scheme, host, origin))
+    for scheme, host, origin in [
+        ("http", "bidak.example", "https://bidak.example"),
+        ("https", "bidak.example", "https://bidak.example:8443"),
+        ("https", "bidak.example", "https://bidak.example.evil.example"),
+        ("https", "bidak.example", "https://evil.example/bidak.example"),
+        ("https", "bidak.example/x", "https://bidak.example"),  # not a host: nothing matches
+        ("https", "bidak.example", "null"),
+    ]:
+        with pytest.raises(Refused):
+            check.check(scope(scheme, host, origin))
+    public = SiteCheck("HTTPS://Bidak.Example/play/")
+    public.check(scope("http", "127.0.0.1:8000", "https://bidak.example"))
+    with pytest.raises(Refused):
+        public.check(scope("http", "127.0.0.1:8000", "http://127.0.0.1:8000"))

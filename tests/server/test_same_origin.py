@@ -139,6 +139,14 @@ async def test_a_change_needs_a_json_body_where_the_route_takes_one(tmp_path: Pa
     settings = server_settings(tmp_path)
     with_body = [(m, p) for m, p, takes_body in unsafe_routes() if takes_body]
     assert ("PATCH", "/api/me") in with_body
+    app = create_app(server_settings(Path("/nonexistent")))
+    required = {
+        (method.upper(), path)
+        for path, operations in app.openapi()["paths"].items()
+        for method, operation in operations.items()
+        if operation.get("requestBody", {}).get("required")
+    }
+    assert ("PATCH", "/api/me") in required
     async with contextlib.AsyncExitStack() as stack:
         _, victim, values = await open_site(stack, settings)
         before = database_rows(settings.database_url)
@@ -153,8 +161,9 @@ async def test_a_change_needs_a_json_body_where_the_route_takes_one(tmp_path: Pa
                 )
                 assert answer.status_code == 415, (path, content_type, answer.text)
                 assert "JSON" in answer.json()["detail"]
-            empty = await victim.http.request(method, path)
-            assert empty.status_code == 422, (path, empty.text)
+            if (method, template) in required:
+                empty = await victim.http.request(method, path)
+                assert empty.status_code == 422, (path, empty.text)
         assert database_rows(settings.database_url) == before
 
 

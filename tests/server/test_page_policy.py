@@ -165,3 +165,16 @@ async def test_the_version_is_the_content_read_at_start(tmp_path: Path) -> None:
     assert (await get(second, f"/v/{first.version}/js/a.js")).status_code == 404
     assert (await get(second, f"/v/{second.version}/js/a.js")).text == "export const a = 2;"
     assert (await get(second, "/js/../../etc/passwd")).status_code == 404
+
+
+def test_each_catalog_is_also_a_javascript_module_of_the_same_text() -> None:
+    import json
+
+    files = WebFiles(WEB)
+    for code in ("id", "en", "fi"):
+        module = files.files[f"i18n/{code}.js"]
+        assert module.media_type.startswith("text/javascript")
+        text = module.body.decode("utf-8")
+        assert text.startswith("export default ") and text.endswith(";\n")
+        source = json.loads((WEB / "i18n" / f"{code}.json").read_text("utf-8"))
+        assert json.loads(text.removeprefix("export default ").removesuffix(";\n")) == source

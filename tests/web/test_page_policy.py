@@ -68,8 +68,8 @@ def test_the_lobby_and_a_practice_move_run_under_the_policy(server: Any, pages: 
     client = [p for p in fetched if not p.startswith("/api/")]
     assert client and {p.split("/")[2] for p in client} == {p.split("/")[2] for p in client[:1]}
     assert all(p.startswith("/v/") for p in client), client
-    for catalog in ("id", "en", "fi"):  # JSON modules of the page's module graph
-        assert any(p.endswith(f"/i18n/{catalog}.json") for p in client), client
+    for catalog in ("id", "en", "fi"):  # modules of the page's module graph
+        assert any(p.endswith(f"/i18n/{catalog}.js") for p in client), client
 
 
 @pytest.fixture
@@ -132,7 +132,9 @@ def test_a_page_on_another_origin_cannot_frame_the_table_or_act_for_its_visitor(
 ) -> None:
     running = server()
     page = pages.new(running.base)
-    page.goto("/")
+    # The lobby is drawn before /api/me answers: wait for the answer that sets the cookie.
+    with page.expect_response(lambda response: response.url.endswith("/api/me")):
+        page.goto("/")
     page.wait_for_selector("#start-practice")  # the visitor has a guest and its cookie
     cookies = page.context.cookies()
     assert any(c["name"] == "bidak_session" for c in cookies)

@@ -40,6 +40,8 @@ TYPES = {
 }
 """Fixed here rather than taken from the platform (some map .js to text/plain, which a
 browser refuses to run as a module under ``nosniff``)."""
+PAGES = ("/", "/index.html", "/auth/email")
+"""Addresses that are the client's page (``/auth/email``: the page an e-mail link opens)."""
 _ADDRESS = re.compile(r'(\s(?:src|href)=")/([^"?#]+)"')
 
 
@@ -66,6 +68,13 @@ class WebFiles:
             name = path.relative_to(folder).as_posix()
             if path.is_file() and not any(part.startswith(".") for part in name.split("/")):
                 files[name] = path.read_bytes()
+        for name, body in list(files.items()):
+            if name.startswith("i18n/") and name.endswith(".json"):
+                # Each catalog also as a JavaScript module, so the client imports it statically
+                # (drawn on the first paint) in every browser with ES modules, including those
+                # without JSON import attributes (Safari before 17.2, Samsung Internet before
+                # 25, Firefox before 138).
+                files[name.removesuffix(".json") + ".js"] = b"export default %s;\n" % body.strip()
         digest = hashlib.sha256()
         for name, body in files.items():
             digest.update(b"%s\0%d\0" % (name.encode(), len(body)))
@@ -96,7 +105,7 @@ class WebFiles:
             return
         path = _route_path(scope)
         asset: Asset | None
-        if path in ("/", "/index.html"):
+        if path in PAGES:
             asset, caching = self.index, REVALIDATE
         elif path.startswith(PREFIX):
             version, _, name = path[len(PREFIX) :].partition("/")

@@ -1,11 +1,12 @@
 // Catalogs: every visible string comes from i18n/{id,en,fi}.json (same keys in each).
 // A key missing from the active catalog renders as ⟦key⟧ and is recorded in `missing`,
-// so tests (and translators) can detect it. The catalogs are JSON modules of the page's
-// module graph: they arrive with the scripts, so the first view is drawn in the first paint
-// (no fetch to wait for) and a change of language is immediate.
-import id from "../i18n/id.json" with { type: "json" };
-import en from "../i18n/en.json" with { type: "json" };
-import fi from "../i18n/fi.json" with { type: "json" };
+// so tests (and translators) can detect it. The catalogs are modules of the page's module
+// graph (the server serves each i18n/<code>.json also as i18n/<code>.js, `export default`):
+// they arrive with the scripts, so the first view is drawn in the first paint (no fetch to
+// wait for), a change of language is immediate, and no browser needs JSON import attributes.
+import id from "../i18n/id.js";
+import en from "../i18n/en.js";
+import fi from "../i18n/fi.js";
 
 export const LANGUAGES = [
   { code: "id", name: "Bahasa Indonesia" },

@@ -16,6 +16,8 @@ class Me(BaseModel):
     name: str
     coins: int
     email_linked: bool
+    email: str | None = Field(default=None, description="the linked address, partly masked")
+    rating: float = 1500.0
 
 
 class Rename(BaseModel):
@@ -24,6 +26,9 @@ class Rename(BaseModel):
 
 class SeatInfo(BaseModel):
     name: str | None
+    id: str | None = Field(
+        default=None, description="the player account id (profiles); none for a bot"
+    )
     bot: str | None = None
     you: bool = False
     checkers: str = Field("ivory", description="the checker set this seat's checkers show in")

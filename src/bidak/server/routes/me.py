@@ -6,6 +6,7 @@ from fastapi import APIRouter, HTTPException
 
 from bidak.match import Phase, Player, state_from_json
 from bidak.server.accounts import clean_name
+from bidak.server.mail.addresses import masked
 from bidak.server.rooms.service import seat_of
 from bidak.server.schemas import HistoryItem, Me, Rename
 from bidak.server.services import PlayerDep, ServicesDep
@@ -15,7 +16,14 @@ router = APIRouter(prefix="/api/me", tags=["me"])
 
 
 def _me(player: PlayerRow) -> Me:
-    return Me(id=player.id, name=player.name, coins=player.coins, email_linked=bool(player.email))
+    return Me(
+        id=player.id,
+        name=player.name,
+        coins=player.coins,
+        email_linked=bool(player.email),
+        email=masked(player.email) if player.email else None,
+        rating=round(player.rating, 2),
+    )
 
 
 @router.get("", response_model=Me)

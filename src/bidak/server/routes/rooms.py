@@ -44,7 +44,7 @@ async def seat_infos(services: Services, room: RoomRow, viewer_id: str | None) -
         else:
             name = names[seat_id].name if seat_id in names else None
             you = seat_id is not None and seat_id == viewer_id
-            seats.append(SeatInfo(name=name, you=you, checkers=checkers))
+            seats.append(SeatInfo(name=name, id=seat_id, you=you, checkers=checkers))
     return seats
 
 

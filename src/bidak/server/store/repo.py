@@ -85,7 +85,9 @@ class Store:
         """A new guest and the cookie token of its first session."""
         token = secrets.token_urlsafe(32)
         now = _now()
-        player = PlayerRow(id=new_id(), name=name, created_at=now, coins=0)
+        player = PlayerRow(
+            id=new_id(), name=name, created_at=now, coins=0, rating=1500.0, experience=0
+        )
         session = SessionRow(
             token_hash=token_hash(token),
             player_id=player.id,

@@ -26,7 +26,7 @@ from bidak.server.community import routes as community
 from bidak.server.dice import new_seed
 from bidak.server.identity import routes as identity
 from bidak.server.identity.service import PER_ADDRESS_PER_HOUR, PER_CLIENT_PER_HOUR, Accounts
-from bidak.server.limits import Buckets
+from bidak.server.limiter import Limiter, Limits, Rule, limiter_for
 from bidak.server.mail.outbox import LogTransport, Outbox, SmtpConfig, SmtpTransport
 from bidak.server.matchmaking import routes as quick_match
 from bidak.server.matchmaking.service import QuickMatch
@@ -35,6 +35,7 @@ from bidak.server.routes import analysis, matches, me, rooms
 from bidak.server.security import Refused, SiteCheck, SiteGuard, refuse_socket
 from bidak.server.services import Services
 from bidak.server.settings import Settings
+from bidak.server.sockets import SocketCap, registry_for
 from bidak.server.store.db import Database
 from bidak.server.store.repo import Store
 from bidak.server.wallet import routes as wallet
@@ -87,15 +88,16 @@ def mail_outbox(settings: Settings, clock: Clock) -> Outbox | None:
     return Outbox(transport, settings.mail_from, clock)
 
 
-def email_limits(clock: Clock) -> Callable[[str, str], Awaitable[float]]:
-    """Letters per address and per client address an hour."""
-    buckets = {
-        "email_address": Buckets(PER_ADDRESS_PER_HOUR / 3600, PER_ADDRESS_PER_HOUR),
-        "email_client": Buckets(PER_CLIENT_PER_HOUR / 3600, PER_CLIENT_PER_HOUR),
+def email_limits(limiter: Limiter, clock: Clock) -> Callable[[str, str], Awaitable[float]]:
+    """Letters per address and per client address an hour, on the site's limiter (in Redis
+    with a Redis bus, so they hold across processes like the other limits)."""
+    rules = {
+        "email_address": Rule("email_address", PER_ADDRESS_PER_HOUR / 3600, PER_ADDRESS_PER_HOUR),
+        "email_client": Rule("email_client", PER_CLIENT_PER_HOUR / 3600, PER_CLIENT_PER_HOUR),
     }
 
     async def limit(rule: str, key: str) -> float:
-        return buckets[rule].take(key, clock.now())
+        return await limiter.take(rules[rule], key, clock.now())
 
     return limit
 
@@ -121,13 +123,18 @@ def create_app(
         # Hints and reviews on pools of their own: a hint is wanted now, a review takes long.
         hints = Analyst(settings.hint_workers, settings.analysis_waiting, "bidak-hint")
         reviews = Analyst(settings.review_workers, settings.analysis_waiting, "bidak-review")
-        per_minute = settings.guests_per_minute
-        guests = Buckets(per_minute / 60, per_minute)
-        rooms = Buckets(settings.rooms_per_minute / 60, settings.rooms_per_minute)
         wallets = Wallets(db, the_clock, settings.checkin_tz)
+        # With a Redis bus the limits and the open sockets are counted in Redis too, so they
+        # hold for the whole site, however many processes serve it.
+        name = settings.instance_id or None
+        limits = Limits.from_settings(
+            settings, limiter_for(settings.bus_url, settings.redis_prefix, name)
+        )
+        registry = registry_for(settings.bus_url, settings.redis_prefix, name)
+        sockets = SocketCap(registry, bus, settings.sockets_per_session, settings.redis_prefix)
         quick = QuickMatch(db, service, bus, the_clock)
         outbox = mail_outbox(settings, the_clock)
-        accounts = Accounts(db, outbox, the_clock, email_limits(the_clock))
+        accounts = Accounts(db, outbox, the_clock, email_limits(limits.limiter, the_clock))
         app.state.services = Services(
             settings,
             db,
@@ -138,12 +145,13 @@ def create_app(
             service,
             hints,
             reviews,
-            guests,
-            rooms,
+            limits,
+            sockets,
             wallets,
             quick,
             accounts,
         )
+        await sockets.start()
         await service.start()
         quick.start()
         db.start_checkpoints()
@@ -160,6 +168,8 @@ def create_app(
             if outbox is not None:
                 await outbox.close()
             await service.stop()
+            await sockets.stop()
+            await limits.limiter.close()
             await bus.close()
             hints.close()
             reviews.close()

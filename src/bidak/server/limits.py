@@ -1,7 +1,8 @@
 """Token buckets: how often one connection, address or player may do something.
 
-A bucket holds up to ``burst`` tokens and gains ``rate`` a second; each act takes one. Time comes
-from the caller (``now``), so the server passes its clock and tests move it by hand.
+A bucket holds up to ``burst`` tokens and gains ``rate`` a second; each act takes one (or
+``cost``). Time comes from the caller (``now``), so the server passes its clock and tests move it
+by hand. Pure logic: :mod:`bidak.server.limiter` keeps these in memory or in Redis.
 """
 
 from __future__ import annotations
@@ -23,13 +24,13 @@ class Bucket:
         self.tokens = min(self.burst, self.tokens + max(0.0, now - self.last) * self.rate)
         self.last = max(self.last, now)
 
-    def take(self, now: float) -> float:
-        """Take a token: 0.0 if there was one, else the seconds until there is one."""
+    def take(self, now: float, cost: float = 1.0) -> float:
+        """Take ``cost`` tokens: 0.0 if they were there, else the seconds until they are."""
         self._refill(now)
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
+        if self.tokens >= cost:
+            self.tokens -= cost
             return 0.0
-        return (1.0 - self.tokens) / self.rate
+        return (cost - self.tokens) / self.rate
 
     def full(self, now: float) -> bool:
         self._refill(now)
@@ -47,15 +48,15 @@ class Buckets:
         self.rate, self.burst, self.size = rate, burst, size
         self._buckets: dict[Hashable, Bucket] = {}
 
-    def take(self, key: Hashable, now: float) -> float:
-        """Take a token from ``key``'s bucket: 0.0, or the seconds until one is there."""
+    def take(self, key: Hashable, now: float, cost: float = 1.0) -> float:
+        """Take ``cost`` tokens from ``key``'s bucket: 0.0, or the seconds until they are there."""
         bucket = self._buckets.pop(key, None)  # re-inserted last: the dict is oldest-use first
         if bucket is None:
             if len(self._buckets) >= self.size:
                 self._forget(now)
             bucket = Bucket(self.rate, self.burst, now)
         self._buckets[key] = bucket
-        return bucket.take(now)
+        return bucket.take(now, cost)
 
     def _forget(self, now: float) -> None:
         for key in [k for k, b in self._buckets.items() if b.full(now)]:

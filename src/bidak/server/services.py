@@ -15,10 +15,11 @@ from bidak.server.bus import Bus
 from bidak.server.clocks import Clock
 from bidak.server.devices import device_label
 from bidak.server.identity.service import Accounts
-from bidak.server.limits import Buckets
+from bidak.server.limiter import Limits
 from bidak.server.matchmaking.service import QuickMatch
 from bidak.server.rooms.service import RoomService
 from bidak.server.settings import Settings
+from bidak.server.sockets import SocketCap
 from bidak.server.store.db import Database
 from bidak.server.store.models import PlayerRow
 from bidak.server.store.repo import Store
@@ -40,10 +41,8 @@ class Services:
     rooms: RoomService
     hints: Analyst
     reviews: Analyst
-    new_guests: Buckets
-    """By client address."""
-    new_rooms: Buckets
-    """By player."""
+    limits: Limits
+    sockets: SocketCap
     wallets: Wallets
     quick: QuickMatch
     accounts: Accounts
@@ -92,7 +91,8 @@ async def current_player(request: Request, response: Response, services: Service
         return player
     # The address is the proxy's X-Forwarded-For when uvicorn trusts the proxy.
     address = request.client.host if request.client else ""
-    too_soon(services.new_guests.take(address, services.clock.now()), "new players")
+    limits = services.limits
+    too_soon(await limits.wait(limits.guests, address, services.clock.now()), "new players")
     player, token = await services.store.create_guest(guest_name(), device)
     # Behind a TLS-terminating proxy the request's scheme is https when the proxy is trusted
     # (uvicorn's --forwarded-allow-ips) and says so in X-Forwarded-Proto.

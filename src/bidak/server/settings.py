@@ -58,6 +58,21 @@ class Settings(BaseSettings):
     school or a mobile network's shared address makes its first visits within that)."""
     rooms_per_minute: float = Field(default=12.0, gt=0.0)
     """Rooms one player may create a minute, in bursts of as many."""
+    hints_per_minute: float = Field(default=30.0, gt=0.0)
+    """Engine hints one player may ask for a minute, in bursts of as many (a person asks at
+    most once a decision, a few a minute)."""
+    reviews_per_minute: float = Field(default=6.0, gt=0.0)
+    """Match reviews one player may have the engine work out a minute (a review kept from
+    before costs nothing and is not counted)."""
+    player_rate_per_second: float = Field(default=30.0, gt=0.0)
+    """WebSocket messages a second one player may send over all their connections."""
+    player_rate_burst: int = Field(default=60, ge=1)
+    """Messages one player may send at once over all their connections."""
+    sockets_per_session: int = Field(default=8, ge=1, le=1000)
+    """WebSockets one browser session may hold open; opening one more closes its oldest."""
+    redis_prefix: str = Field(default="bidak:", max_length=64)
+    """What every Redis key of this site begins with (limits and open sockets), so several
+    sites, or test runs, can share one Redis."""
     hint_workers: int = Field(default=1, ge=1, le=64)
     """Threads for the engine's hints (the bots and the reviews have their own)."""
     review_workers: int = Field(default=1, ge=1, le=64)

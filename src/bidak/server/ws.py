@@ -4,6 +4,12 @@ A connection joins one room at a time. Intents go to the rooms service; whatever
 back through the bus to every connection at the room, each drawn for its own seat (only the
 player on roll receives the legal plays). Errors come back as a message and the connection stays
 open; malformed, oversized or too frequent messages change nothing.
+
+Messages are limited twice: per connection, in this process's memory (a bucket checked at every
+message), and per player over all their connections and processes, in the site's limiter
+(Redis with several processes), asked once per :data:`~bidak.server.limiter.MESSAGE_LEASE`
+messages. A session holds at most ``BIDAK_SOCKETS_PER_SESSION`` sockets
+(:mod:`bidak.server.sockets`).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from pydantic import ValidationError
 from bidak.match import Player
 from bidak.server.accounts import COOKIE
 from bidak.server.bus import BusLost, Subscription
+from bidak.server.limiter import MessageAllowance
 from bidak.server.limits import Bucket
 from bidak.server.protocol import (
     PROTOCOL_VERSION,
@@ -32,7 +39,9 @@ from bidak.server.protocol import (
 from bidak.server.rooms.service import RoomError, deadline_json, room_channel, seat_of
 from bidak.server.routes.rooms import seat_infos
 from bidak.server.services import Services
+from bidak.server.sockets import REPLACED, REPLACED_REASON
 from bidak.server.store.models import PlayerRow
+from bidak.server.store.repo import token_hash
 from bidak.server.views import dumps, with_table
 
 router = APIRouter()
@@ -52,6 +61,7 @@ class Connection:
         self._subscription: Subscription | None = None
         settings = services.settings
         self._limit = Bucket(settings.rate_per_second, settings.rate_burst, time.monotonic())
+        self._shared = MessageAllowance(services.limits, player.id) if player else None
 
     async def send(self, message: dict[str, Any] | str) -> None:
         """Send a message, given as a dict or as its JSON text already."""
@@ -75,7 +85,10 @@ class Connection:
                 if size > limit:
                     await self.send(error("too_large", f"Messages are at most {limit} bytes"))
                     continue
-                if self._limit.take(time.monotonic()) > 0:
+                if self._limit.take(time.monotonic()) > 0 or (
+                    self._shared is not None
+                    and await self._shared.take(self.services.clock.now()) > 0
+                ):
                     await self.send(error("rate_limited", "Too many messages; slow down"))
                     continue
                 if text is None:  # a binary frame: the protocol is JSON text
@@ -233,5 +246,18 @@ async def socket(websocket: WebSocket) -> None:
     services: Services = websocket.app.state.services
     token = websocket.cookies.get(COOKIE)
     player = await services.store.player_for_token(token) if token else None
+    # A socket without a session counts against its address's allowance instead.
+    if token and player is not None:
+        session = token_hash(token)
+    else:
+        session = "address:" + (websocket.client.host if websocket.client else "")
     await websocket.accept()
-    await Connection(websocket, services, player).run()
+
+    async def replace() -> None:
+        await websocket.close(code=REPLACED, reason=REPLACED_REASON)
+
+    entry = await services.sockets.opened(session, replace)
+    try:
+        await Connection(websocket, services, player).run()
+    finally:
+        await services.sockets.closed(session, entry)

@@ -23,7 +23,7 @@ from bidak.match import Phase, Player, event_from_json, state_from_json
 from bidak.server.analyst import Busy
 from bidak.server.community.queries import record_review
 from bidak.server.rooms.service import RoomError, is_bot_seat, seat_of
-from bidak.server.services import PlayerDep, Services, ServicesDep
+from bidak.server.services import PlayerDep, Services, ServicesDep, too_soon
 
 router = APIRouter(tags=["analysis"])
 
@@ -56,6 +56,8 @@ async def hint(
     deciding = state.turn is seat and state.phase.value in ("roll", "move")
     if not deciding and not (state.phase.value == "doubled" and state.turn is not seat):
         raise HTTPException(409, "There is no decision of yours to advise on right now")
+    limits = services.limits
+    too_soon(await limits.wait(limits.hints, player.id, services.clock.now()), "hints")
     try:
         advice = await services.hints.run(partial(state_hint, state, level))
     except Busy as error:
@@ -68,7 +70,9 @@ async def hint(
 
 
 @router.get("/api/matches/{match_id}/review")
-async def review(match_id: str, services: ServicesDep, level: Level = "1ply") -> dict[str, Any]:
+async def review(
+    match_id: str, player: PlayerDep, services: ServicesDep, level: Level = "1ply"
+) -> dict[str, Any]:
     """Every decision of the match with the engine's verdict, the luck of each roll, and each
     player's totals (PR, errors, blunders, luck)."""
     row = await services.store.match(match_id)
@@ -83,6 +87,8 @@ async def review(match_id: str, services: ServicesDep, level: Level = "1ply") ->
     kept = services.reviews.kept(key)
     if kept is not None:
         return kept
+    limits = services.limits
+    too_soon(await limits.wait(limits.reviews, player.id, services.clock.now()), "reviews")
     rows = [r for r in await services.store.events(match_id) if r.version <= row.version]
     events = [event_from_json(r.payload) for r in rows]
 

@@ -74,7 +74,8 @@ async def create_room(
     options: RoomOptions, request: Request, player: PlayerDep, services: ServicesDep
 ) -> RoomInfo:
     """Create a room. A practice match starts at once; a friend room waits for the invitee."""
-    too_soon(services.new_rooms.take(player.id, services.clock.now()), "new rooms")
+    limits = services.limits
+    too_soon(await limits.wait(limits.rooms, player.id, services.clock.now()), "new rooms")
     if options.kind == "practice":
         room = await services.rooms.create_practice(player, options)
     else:

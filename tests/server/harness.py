@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -45,6 +46,10 @@ def server_settings(tmp_path: Path, **overrides: Any) -> Settings:
         # test_fuzz sets the limit itself where the limit is what is tested.
         "rate_per_second": 10_000.0,
         "rate_burst": 10_000,
+        "player_rate_per_second": 10_000.0,
+        "player_rate_burst": 10_000,
+        # Redis is shared with other test runs: this server's keys are its own.
+        "redis_prefix": f"bidak-test-{secrets.token_hex(6)}:",
     }
     values.update(overrides)
     return Settings(**values)

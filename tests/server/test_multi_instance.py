@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from bidak.match import event_from_json, replay, state_to_json
@@ -35,6 +37,7 @@ async def two_instances(
     tmp_path: Path, postgres_url: str, redis_url: str, clock: Clock | None = None, **extra: Any
 ) -> AsyncIterator[tuple[Running, Running]]:
     """Instances A and B on one database and one bus (started one after the other)."""
+    extra.setdefault("redis_prefix", f"bidak-test-{secrets.token_hex(6)}:")  # one site
     async with contextlib.AsyncExitStack() as stack:
         runs = []
         for name in ("a", "b"):
@@ -115,6 +118,28 @@ async def test_players_on_two_instances_play_a_friend_match(
         for client in (alice, bob):
             saw_each_once(client, stored)
         assert {"doubled", "match_won"} <= {e["event"]["type"] for e in stored}
+
+
+async def test_new_guests_from_one_address_are_counted_over_both_instances(
+    tmp_path: Path, postgres_url: str, redis_url: str
+) -> None:
+    """N+1 first visits from one address, half to each instance and all at once: one 429."""
+    allowed = 6
+    clock = ManualClock()
+    async with two_instances(
+        tmp_path, postgres_url, redis_url, clock, guests_per_minute=allowed
+    ) as (a, b):
+
+        async def first_visit(running: Running) -> int:
+            async with httpx.AsyncClient(base_url=running.base) as browser:
+                return (await browser.get("/api/me")).status_code
+
+        visits = [first_visit(a if i % 2 else b) for i in range(allowed + 1)]
+        statuses = sorted(await asyncio.gather(*visits))
+        assert statuses == [200] * allowed + [429]
+        await clock.advance(60 / allowed)
+        assert await first_visit(a) == 200, "the allowance comes back by the shared clock"
+        assert await first_visit(b) == 429
 
 
 DECISIONS = {"roll", "play", "double", "take", "drop", "accept_resign", "reject_resign"}

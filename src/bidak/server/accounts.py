@@ -1,4 +1,7 @@
-"""Guest accounts: a friendly generated name and a session cookie (rules.md 11)."""
+"""Guest accounts: a friendly generated name and a session cookie (rules.md 11).
+
+What a player may rename themselves to is :func:`bidak.server.names.clean_name`.
+"""
 
 from __future__ import annotations
 
@@ -46,11 +49,3 @@ _ANIMALS = (
 def guest_name() -> str:
     """A friendly name such as "Swift Otter 42"; players can change it."""
     return f"{secrets.choice(_ADJECTIVES)} {secrets.choice(_ANIMALS)} {secrets.randbelow(90) + 10}"
-
-
-def clean_name(name: str) -> str:
-    """A display name: trimmed, inner spaces folded, 1 to 24 printable characters."""
-    text = " ".join(name.split())
-    if not 1 <= len(text) <= 24 or not text.isprintable():
-        raise ValueError("a name has 1 to 24 printable characters")
-    return text

@@ -21,7 +21,8 @@ class Me(BaseModel):
 
 
 class Rename(BaseModel):
-    name: str = Field(min_length=1, max_length=24)
+    name: str = Field(max_length=200)
+    """Checked by :func:`bidak.server.names.clean_name` (2 to 24 characters once cleaned)."""
 
 
 class SeatInfo(BaseModel):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException
 
 from bidak.match import Phase, Player, state_from_json
-from bidak.server.accounts import clean_name
 from bidak.server.mail.addresses import masked
+from bidak.server.names import NameRefused, clean_name
 from bidak.server.rooms.service import seat_of
 from bidak.server.schemas import HistoryItem, Me, Rename
 from bidak.server.services import PlayerDep, ServicesDep
@@ -34,10 +34,12 @@ async def read_me(player: PlayerDep) -> Me:
 
 @router.patch("", response_model=Me)
 async def rename(body: Rename, player: PlayerDep, services: ServicesDep) -> Me:
+    """Rename the visitor. A refused name answers 422 with ``detail: {code, message}``
+    (``name_length``, ``name_characters``, ``name_reserved``) and changes nothing."""
     try:
         name = clean_name(body.name)
-    except ValueError as error:
-        raise HTTPException(422, str(error)) from None
+    except NameRefused as refused:
+        raise HTTPException(422, {"code": refused.code, "message": refused.message}) from None
     return _me(await services.store.rename(player.id, name))
 
 

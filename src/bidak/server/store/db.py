@@ -132,8 +132,9 @@ class Database:
             done.result()  # the connection must not be handed back mid-commit
             raise
 
-    async def migrate(self) -> None:
-        """Bring the schema up to date (Alembic ``upgrade head``).
+    async def migrate(self, revision: str = "head") -> None:
+        """Bring the schema up to date (Alembic ``upgrade head``; tests name an older
+        ``revision`` to store what an older version stored).
 
         On PostgreSQL a transaction-level advisory lock makes servers that start together
         migrate one after the other; the later ones then find the schema up to date.
@@ -143,7 +144,7 @@ class Database:
                 await connection.execute(
                     text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK}
                 )
-            await connection.run_sync(_upgrade)
+            await connection.run_sync(_upgrade, revision)
 
     async def read(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` (Core statements on a connection) for reading, outside any write."""
@@ -187,11 +188,11 @@ class Database:
         await self.engine.dispose()
 
 
-def _upgrade(connection: Connection) -> None:
+def _upgrade(connection: Connection, revision: str = "head") -> None:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["connection"] = connection
-    command.upgrade(config, "head")
+    command.upgrade(config, revision)
 
 
 def _direct_engine(url: str) -> Engine | None:

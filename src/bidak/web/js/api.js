@@ -1,9 +1,10 @@
 // HTTP calls of docs/protocol.md (plus the hint and review endpoints).
 
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, code = null) {
     super(message);
     this.status = status;
+    this.code = code; // a machine code the server gave (e.g. "name_reserved"), if any
   }
 }
 
@@ -23,6 +24,9 @@ async function call(method, path, body, extraHeaders = {}) {
   }
   if (!response.ok) {
     const detail = data && typeof data === "object" ? data.detail : data;
+    if (detail && typeof detail === "object" && typeof detail.code === "string") {
+      throw new ApiError(response.status, detail.message || response.statusText, detail.code);
+    }
     throw new ApiError(response.status, typeof detail === "string" ? detail : response.statusText);
   }
   return data;

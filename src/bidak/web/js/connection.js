@@ -2,11 +2,14 @@
 // when the connection drops, reconnects by itself with backoff and joins again with `since`.
 
 const BACKOFF = [300, 800, 1500, 3000, 5000, 8000];
+// The server closed this socket because the same browser opened too many (docs/protocol.md):
+// reconnecting would close another of them in turn, so this one stays closed.
+const REPLACED = 4001;
 
 export class Connection {
   constructor(room, handlers) {
     this.room = room;
-    this.handlers = handlers; // {message(msg), status(state)} state: "connecting"|"open"|"lost"
+    this.handlers = handlers; // {message(msg), status(state)} "connecting"|"open"|"lost"|"replaced"
     this.version = 0;
     this.attempt = 0;
     this.closed = false;
@@ -44,9 +47,14 @@ export class Connection {
       }
       this.handlers.message(message);
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       clearInterval(this.pinger);
       if (this.ws !== ws || this.closed) return;
+      if (event.code === REPLACED) {
+        this.closed = true;
+        this.handlers.status("replaced");
+        return;
+      }
       this.handlers.status("lost");
       const delay = BACKOFF[Math.min(this.attempt, BACKOFF.length - 1)];
       this.attempt += 1;

@@ -90,7 +90,7 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
       const date = new Date(item.updated_at + (item.updated_at.endsWith("Z") || item.updated_at.includes("+") ? "" : "Z"));
       list.append(h("li", { class: `history-item ${item.finished ? (item.won ? "won" : "lost") : "live"}`, "data-match": item.match_id },
         h("div", { class: "history-main" },
-          opponent.i18n ? h("span", { class: "opp", "data-i18n": "bot.name" }, opponent.text) : raw(opponent.text, "span", { class: "opp" }),
+          opponent.i18n ? h("span", { class: "opp", "data-i18n": "bot.name" }, opponent.text) : raw(opponent.text, "span", { class: "opp", dir: "auto" }),
           h("span", { class: "history-meta" }, tx("match.length", { n: item.length }), " · ",
             raw(date.toLocaleDateString(document.documentElement.lang || undefined, { day: "numeric", month: "short" })))),
         h("div", { class: "history-side" },
@@ -117,15 +117,16 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
             editing = false;
             draw();
             toast(tx("profile.saved"));
-          } catch {
-            toast(tx("profile.bad_name"), "error");
+          } catch (error) {
+            const known = ["name_length", "name_characters", "name_reserved"];
+            toast(tx(known.includes(error.code) ? `profile.${error.code}` : "profile.bad_name"), "error");
           }
         };
         input.addEventListener("keydown", (e) => { if (e.key === "Enter") save(); if (e.key === "Escape") { editing = false; draw(); } });
         setTimeout(() => input.focus(), 0);
         return h("div", { class: "copy-row" }, input, button("btn.save", save, { class: "btn primary", id: "name-save" }));
       })()
-      : h("div", { class: "name-row" }, raw(who ? who.name : "…", "strong", { class: "player-name", id: "player-name" }),
+      : h("div", { class: "name-row" }, raw(who ? who.name : "…", "strong", { class: "player-name", id: "player-name", dir: "auto" }),
         button("profile.rename", () => { editing = true; draw(); }, { class: "btn ghost small", id: "rename", disabled: !who }));
     return h("section", { class: "card profile", id: "profile-card" },
       tx("profile.hello", null, "p", { class: "muted small" }), nameRow,

@@ -73,7 +73,8 @@ export function mountTable(root, code, { navigate }) {
   function onStatus(status) {
     v.status = status;
     el.banner.classList.toggle("hidden", status === "open" || (status === "connecting" && !v.table));
-    clear(el.banner).append(tx(status === "lost" ? "conn.lost" : "conn.connecting"));
+    const banner = { lost: "conn.lost", replaced: "conn.replaced" }[status] || "conn.connecting";
+    clear(el.banner).append(tx(banner));
     document.body.dataset.connection = status;
   }
 
@@ -359,9 +360,11 @@ export function mountTable(root, code, { navigate }) {
     return tx(evKey(type, event.player), { ...params, limit: event.strikes + event.left, left: event.left });
   }
 
+  // A name inside a sentence is isolated (FSI ... PDI): a right-to-left name, or one stored
+  // before names were checked, cannot reorder the sentence around it.
   function nameOf(player) {
     if (player === v.seat) return t("you");
-    return seatLabel(v.seats[player], player);
+    return `\u2068${seatLabel(v.seats[player], player)}\u2069`;
   }
 
   function boardState(b) {

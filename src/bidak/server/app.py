@@ -38,6 +38,7 @@ from bidak.server.settings import Settings
 from bidak.server.sockets import SocketCap, registry_for
 from bidak.server.store.db import Database
 from bidak.server.store.repo import Store
+from bidak.server.tokens import Signer
 from bidak.server.wallet import routes as wallet
 from bidak.server.wallet.service import Wallets
 
@@ -150,6 +151,7 @@ def create_app(
             wallets,
             quick,
             accounts,
+            Signer(settings.secret_key),
         )
         await sockets.start()
         await service.start()

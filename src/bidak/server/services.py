@@ -23,6 +23,7 @@ from bidak.server.sockets import SocketCap
 from bidak.server.store.db import Database
 from bidak.server.store.models import PlayerRow
 from bidak.server.store.repo import Store
+from bidak.server.tokens import Signer
 from bidak.server.wallet.service import Wallets
 
 SESSION_MAX_AGE = 400 * 24 * 3600
@@ -46,6 +47,8 @@ class Services:
     wallets: Wallets
     quick: QuickMatch
     accounts: Accounts
+    signer: Signer
+    """Signs short-lived, purpose-bound tokens with ``BIDAK_SECRET_KEY``."""
 
 
 def get_services(request: Request) -> Services:

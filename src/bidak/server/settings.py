@@ -10,6 +10,9 @@ from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_SECRET = "change-me-dev-secret"
+MIN_DISTINCT = 12
+"""Different characters a production secret has at least: 32 random URL-safe characters have
+about 24, while "aaaa..." or "1234567890" repeated are not secrets."""
 
 
 def default_database_url() -> str:
@@ -29,6 +32,8 @@ class Settings(BaseSettings):
     database_url: str = Field(default_factory=default_database_url)
     bus_url: str = "memory://"
     secret_key: str = DEFAULT_SECRET
+    """Signs the short-lived tokens of :mod:`bidak.server.tokens`; changing it makes the
+    tokens already sent invalid (sessions are not affected)."""
     public_url: str = ""
     """The address players use (https://your.site): invite links, and the one origin whose
     pages may change anything (see :mod:`bidak.server.security`); empty: each request's own."""
@@ -154,11 +159,13 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _refuse_default_secret_in_production(self) -> Settings:
+        secret = self.secret_key
         if self.environment == "production" and (
-            self.secret_key == DEFAULT_SECRET or len(self.secret_key) < 32
+            DEFAULT_SECRET in secret or len(secret) < 32 or len(set(secret)) < MIN_DISTINCT
         ):
             raise ValueError(
                 "BIDAK_SECRET_KEY must be set to a random value of at least 32 characters"
-                " in production"
+                " in production (for example: python3 -c 'import secrets;"
+                " print(secrets.token_urlsafe(32))')"
             )
         return self

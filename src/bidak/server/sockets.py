@@ -31,6 +31,8 @@ REPLACED = 4001
 REPLACED_REASON = "replaced: this session opened too many connections (this was the oldest)"
 LIST_SECONDS = 24 * 3600
 """How long a session's list of sockets is kept after its last new socket (Redis)."""
+RELISTEN_SECONDS = 1.0
+"""How soon a process listens again after its bus was lost."""
 
 
 class Registry(Protocol):
@@ -87,11 +89,9 @@ class RedisRegistry:
     """Every process: the lists in Redis. Keys: ``{prefix}sockets:{session}``."""
 
     def __init__(self, url: str, prefix: str, name: str | None = None) -> None:
-        import redis.asyncio as redis
+        from bidak.server.limiter import redis_client
 
-        self._redis: Any = redis.from_url(
-            url, client_name=name, socket_timeout=2.0, decode_responses=True
-        )
+        self._redis: Any = redis_client(url, name, decode=True)
         self._opened: Any = self._redis.register_script(OPENED)
         self.prefix = prefix
 
@@ -146,10 +146,25 @@ class SocketCap:
         self._listener = asyncio.create_task(self._listen(self._subscription))
 
     async def _listen(self, subscription: Subscription) -> None:
-        with contextlib.suppress(Exception):  # a lost bus: nothing to close meanwhile
-            async for message in subscription:
-                if message.get("kind") == "close":
-                    await self._close_local(str(message.get("entry")))
+        """Close the sockets other processes say to close; when the bus is lost, listen again
+        once it is back (what was said meanwhile is lost: those sockets stay open)."""
+        while True:
+            try:
+                async for message in subscription:
+                    if message.get("kind") == "close":
+                        await self._close_local(str(message.get("entry")))
+                return  # the bus was closed: the process is stopping
+            except asyncio.CancelledError:
+                raise
+            except Exception as lost:
+                log.warning("not listening for sockets to close (%s); trying again", lost)
+            while True:
+                await asyncio.sleep(RELISTEN_SECONDS)
+                try:
+                    subscription = self._subscription = await self.bus.subscribe(self._channel)
+                    break
+                except Exception:
+                    continue
 
     async def opened(self, session: str, close: Closer) -> str:
         """Note a new socket of ``session`` (``close`` closes it with :data:`REPLACED`); closes

@@ -181,8 +181,11 @@ class SocketCap:
         return entry
 
     async def closed(self, session: str, entry: str) -> None:
-        if self._local.pop(entry, None) is not None:
+        """Forget a socket that closed (taken off the session's list first, then off this
+        process's: once :func:`len` counts it no more, no list holds it)."""
+        if entry in self._local:
             await self.registry.closed(session, entry)
+            self._local.pop(entry, None)
 
     async def _close_local(self, entry: str) -> None:
         close = self._local.pop(entry, None)

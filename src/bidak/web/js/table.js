@@ -428,8 +428,8 @@ export function mountTable(root, code, { navigate }) {
     container.append(
       h("span", { class: `chip ${bottom ? "ck-me" : "ck-them"}` }),
       h("div", { class: "seat-name" },
-        player === v.seat ? h("span", {}, raw(seatLabel(seat, player)), " ", tx("you.paren", null, "span", { class: "muted" }))
-          : raw(seatLabel(seat, player))),
+        player === v.seat ? h("span", {}, raw(seatLabel(seat, player), "span", { dir: "auto" }), " ", tx("you.paren", null, "span", { class: "muted" }))
+          : raw(seatLabel(seat, player), "span", { dir: "auto" })),
       h("div", { class: "seat-stats" },
         h("span", { class: "pips", title: t("pips.title") }, tx("pips.label"), " ", raw(String(tb.pips[bottom ? 0 : 1]), "b", { class: "pip-count", "data-seat": player })),
         tb.autoplay[player] ? tx("autoplay.badge", null, "span", { class: "badge warn autoplay-badge", "data-seat": player }) : null,

@@ -1,7 +1,7 @@
 """Names stored before the name rule that break it are cleaned, or replaced by a guest name.
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0005
+Revises: 0004
 
 A name the rule (:func:`bidak.server.names.clean_name`) accepts as it is, or after NFKC and
 trimming, is kept in its cleaned form. One with invisible, direction-changing or other forbidden
@@ -18,8 +18,8 @@ from alembic import op
 from bidak.server.accounts import guest_name
 from bidak.server.names import NameRefused, clean_name, repaired_name
 
-revision = "0004"
-down_revision = "0003"
+revision = "0005"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 

@@ -4,10 +4,13 @@ A token says one thing (``subject``, e.g. a player id or an e-mail address) for 
 (``"unsubscribe"``, ``"invite"``) until a time, and nobody without the secret can make or change
 one. It is for links that need no row of their own and may be used more than once until they
 expire; a link that must work only once (the e-mail sign-in links of
-:mod:`bidak.server.identity`) is a random token whose hash is stored and consumed instead. The purpose is part of what is signed, so a token made for one purpose is refused for any
-other. A token is ``{expiry}.{subject}.{signature}``, each part URL-safe base64 without padding,
-the signature an HMAC-SHA256 over the purpose, the expiry and the subject under a key derived
-from the secret for tokens (the secret itself signs nothing directly).
+:mod:`bidak.server.identity`) is a random token whose hash is stored and consumed instead.
+
+The purpose is part of what is signed, so a token made for one purpose is refused for any
+other. A token is ``{expiry}.{subject}.{signature}``, the subject and the signature URL-safe
+base64 without padding, the signature an HMAC-SHA256 over the purpose, the expiry and the
+subject under a key derived from the secret for tokens (the secret itself signs nothing
+directly).
 
     >>> signer = Signer("a" * 32)
     >>> token = signer.sign("sign-in", "player-1", now=1000.0, seconds=600)

@@ -133,7 +133,8 @@ def test_every_bot_label_the_client_shows_is_refused() -> None:
 @pytest.mark.anyio
 async def test_a_refused_rename_says_why_with_a_code_and_changes_nothing(tmp_path: Path) -> None:
     async with running_server(server_settings(tmp_path)) as running:
-        async with httpx.AsyncClient(base_url=running.base) as browser:
+        page = {"Origin": running.base}  # the site's own page
+        async with httpx.AsyncClient(base_url=running.base, headers=page) as browser:
             me = (await browser.get("/api/me")).json()
             for name, code in [
                 ("x", "name_length"),

@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 import pytest
 import websockets
+from websockets.typing import Origin
 
 from bidak.server.clocks import ManualClock
 from bidak.server.limiter import Limiter, MemoryLimiter, RedisLimiter, Rule
@@ -204,7 +205,9 @@ async def sockets_of_one_session(
         cookie = "; ".join(f"{k}={v}" for k, v in browser.cookies.items())
         opened = []
         for running in runs:
-            ws = await websockets.connect(running.ws_url, additional_headers={"Cookie": cookie})
+            ws = await websockets.connect(
+                running.ws_url, additional_headers={"Cookie": cookie}, origin=Origin(running.base)
+            )
             opened.append(ws)
             assert await alive(ws)
         try:

@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from bidak.server.clocks import ManualClock
+from bidak.server.tokens import Signer
 from tests.server.backends import postgres_url
 from tests.server.harness import Client, Running, friend_room, running_server, server_settings
 from tests.server.scripted import Script, drive, play_all
@@ -137,6 +138,14 @@ async def test_a_link_works_once_for_thirty_minutes_and_for_its_own_account(site
         assert preview["state"] == "expired"
         unknown = await mallory.post("/api/auth/email", json={"token": "x" * 43})
         assert unknown.status_code == 404
+        # A link changed by one character, or signed under another secret, is not the site's.
+        forged = late[:-2] + ("A" if late[-2] != "A" else "B") + late[-1]
+        assert (await mallory.post("/api/auth/email", json={"token": forged})).status_code == 404
+        raw = running.services.signer.verify("email-link", late, clock.now(), expired_ok=True)
+        other = Signer("another site's secret, 40 characters long").sign(
+            "email-link", raw, clock.now(), 1800
+        )
+        assert (await mallory.post("/api/auth/email", json={"token": other})).status_code == 404
 
 
 async def test_the_answer_never_tells_whether_an_address_is_known(site: Site) -> None:

@@ -135,7 +135,8 @@ def create_app(
         sockets = SocketCap(registry, bus, settings.sockets_per_session, settings.redis_prefix)
         quick = QuickMatch(db, service, bus, the_clock)
         outbox = mail_outbox(settings, the_clock)
-        accounts = Accounts(db, outbox, the_clock, email_limits(limits.limiter, the_clock))
+        signer = Signer(settings.secret_key)
+        accounts = Accounts(db, outbox, the_clock, email_limits(limits.limiter, the_clock), signer)
         app.state.services = Services(
             settings,
             db,
@@ -151,7 +152,7 @@ def create_app(
             wallets,
             quick,
             accounts,
-            Signer(settings.secret_key),
+            signer,
         )
         await sockets.start()
         await service.start()

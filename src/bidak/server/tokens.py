@@ -70,9 +70,9 @@ class Signer:
         signature = self._signature(purpose, expiry, subject)
         return ".".join((expiry, _b64(subject.encode("utf-8")), _b64(signature)))
 
-    def verify(self, purpose: str, token: str, now: float) -> str:
+    def verify(self, purpose: str, token: str, now: float, expired_ok: bool = False) -> str:
         """The subject of ``token`` if this site made it for ``purpose`` and it has not
-        expired; else :class:`BadToken` (or :class:`ExpiredToken`)."""
+        expired (or ``expired_ok``); else :class:`BadToken` (or :class:`ExpiredToken`)."""
         try:
             expiry, encoded, signature = token.split(".")
             subject = _unb64(encoded).decode("utf-8")
@@ -82,6 +82,6 @@ class Signer:
             raise BadToken("this link is not valid") from None
         if not hmac.compare_digest(given, self._signature(purpose, expiry, subject)):
             raise BadToken("this link is not valid")
-        if now > valid_until:
+        if now > valid_until and not expired_ok:
             raise ExpiredToken("this link has expired")
         return subject

@@ -33,7 +33,7 @@ class Sent(BaseModel):
 
 
 class TokenIn(BaseModel):
-    token: str = Field(min_length=20, max_length=100)
+    token: str = Field(min_length=20, max_length=300)
 
 
 class Preview(BaseModel):

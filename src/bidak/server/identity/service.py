@@ -1,7 +1,9 @@
 """Accounts that last: link an e-mail, sign in anywhere by a one-time link, sessions, own data.
 
 No passwords. Every link is one-time (256 random bits, only the hash stored), lasts
-:data:`LINK_SECONDS`, and is consumed only by an explicit click on the page it opens (a mail
+:data:`LINK_SECONDS`, carries the site's signature (``BIDAK_SECRET_KEY``: a changed, foreign or
+expired link is refused before the database is asked, and changing the secret voids every link
+in flight), and is consumed only by an explicit click on the page it opens (a mail
 scanner that fetches the link consumes nothing). Whether an address is known is never told: the
 requests that send letters answer the same either way. Letters go through the outbox, so a
 request never waits for the mail server.
@@ -27,8 +29,11 @@ from bidak.server.mail.letters import Language, Purpose, compose
 from bidak.server.mail.outbox import Outbox
 from bidak.server.store.db import Database
 from bidak.server.store.models import PlayerRow
+from bidak.server.tokens import BadToken, ExpiredToken, Signer
 
 LINK_SECONDS = 30 * 60
+LINK_PURPOSE = "email-link"
+"""What the secret signs a link for: the link is ``Signer.sign(LINK_PURPOSE, random part)``."""
 PER_ADDRESS_PER_HOUR = 3
 PER_CLIENT_PER_HOUR = 10
 
@@ -63,8 +68,20 @@ class Accounts:
         outbox: Outbox | None,
         clock: Clock,
         limit: Limit,
+        signer: Signer,
     ) -> None:
         self.db, self.outbox, self.clock, self.limit = db, outbox, clock, limit
+        self.signer = signer
+
+    def _raw(self, token: str, expired_ok: bool = False) -> str:
+        """The random part of a link the site signed, else :class:`AccountError` (a link
+        changed, from another site, signed under an old secret, or too old)."""
+        try:
+            return self.signer.verify(LINK_PURPOSE, token, self.clock.now(), expired_ok)
+        except ExpiredToken:
+            raise AccountError(410, _REFUSED["expired"]) from None
+        except BadToken:
+            raise AccountError(404, _REFUSED["unknown"]) from None
 
     @property
     def delivery(self) -> str:
@@ -107,7 +124,8 @@ class Accounts:
                 seconds=LINK_SECONDS,
             )
         )
-        link = f"{base}/auth/email?token={token}"
+        signed = self.signer.sign(LINK_PURPOSE, token, self.clock.now(), LINK_SECONDS)
+        link = f"{base}/auth/email?token={signed}"
         letter = compose(purpose, language, player.name, link, LINK_SECONDS // 60)
         self._outbox().send(letter, to)
 
@@ -172,7 +190,7 @@ class Accounts:
 
     async def preview(self, token: str) -> dict[str, Any]:
         """What the link would do, without using it (for the page that asks for the click)."""
-        link = await self.db.read(partial(queries.peek, token=token))
+        link = await self.db.read(partial(queries.peek, token=self._raw(token, expired_ok=True)))
         if link is None:
             raise AccountError(404, "This link is not valid")
         owner = await self.db.read(partial(_player, player_id=link.player_id))
@@ -200,6 +218,7 @@ class Accounts:
         base: str,
     ) -> Confirmed:
         """Use the link in this browser (``player``, ``session``: who it is signed in as)."""
+        token = self._raw(token)
         link = await self.db.read(partial(queries.peek, token=token))
         if link is None:
             raise AccountError(404, "This link is not valid")

@@ -190,6 +190,8 @@ class Limits:
     """Match reviews the engine must work out (kept ones are free), by player."""
     messages: Rule
     """WebSocket messages, by player over all their connections and processes."""
+    talk: Rule = Rule("talk", 1 / 3, 1)
+    """Table talk phrases, by player: one every 3 seconds."""
 
     @classmethod
     def from_settings(cls, settings: Settings, limiter: Limiter) -> Limits:

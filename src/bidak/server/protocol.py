@@ -118,7 +118,16 @@ class Ping(_Strict):
     type: Literal["ping"]
 
 
-ClientMessage = TypeAdapter(Annotated[Join | Intent | Ping, Field(discriminator="type")])
+class Talk(_Strict):
+    """A seated player's phrase for the table, by id (:mod:`bidak.server.rooms.talk`)."""
+
+    type: Literal["talk"]
+    phrase: Literal[
+        "hello", "good_luck", "nice_roll", "well_played", "thanks", "oops", "sorry", "good_game"
+    ]
+
+
+ClientMessage = TypeAdapter(Annotated[Join | Intent | Ping | Talk, Field(discriminator="type")])
 
 
 def to_action(body: Any, player: Player) -> Action:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -27,12 +28,15 @@ from bidak.server.accounts import COOKIE
 from bidak.server.bus import BusLost, Subscription
 from bidak.server.limiter import MessageAllowance
 from bidak.server.limits import Bucket
+from bidak.server.matchmaking.queries import muted_by
+from bidak.server.matchmaking.service import player_channel
 from bidak.server.protocol import (
     PROTOCOL_VERSION,
     ClientMessage,
     Intent,
     Join,
     Ping,
+    Talk,
     error,
     to_action,
 )
@@ -62,6 +66,8 @@ class Connection:
         settings = services.settings
         self._limit = Bucket(settings.rate_per_second, settings.rate_burst, time.monotonic())
         self._shared = MessageAllowance(services.limits, player.id) if player else None
+        self._personal: asyncio.Task[None] | None = None
+        self._muted: set[str] = set()
 
     async def send(self, message: dict[str, Any] | str) -> None:
         """Send a message, given as a dict or as its JSON text already."""
@@ -69,8 +75,30 @@ class Connection:
         async with self._send_lock:
             await self.socket.send_text(text)
 
+    async def listen_personal(self) -> None:
+        """Forward the player's own messages (quick match) to this socket, wherever it is."""
+        if self.player is None:
+            return
+        subscription = await self.services.bus.subscribe(player_channel(self.player.id))
+
+        async def forward() -> None:
+            try:
+                async for message in subscription:
+                    kind = message.get("kind")
+                    if kind == "quick":
+                        body = {k: v for k, v in message.items() if k != "kind"}
+                        await self.send({"type": "quick", **body})
+            except BusLost:
+                with contextlib.suppress(Exception):
+                    await self.socket.close(code=1012, reason="reconnect: the event stream broke")
+            finally:
+                await subscription.close()
+
+        self._personal = asyncio.create_task(forward())
+
     async def run(self) -> None:
         limit = self.services.settings.max_message_bytes
+        await self.listen_personal()
         try:
             while True:
                 frame = await self.socket.receive()
@@ -99,6 +127,10 @@ class Connection:
             pass
         finally:
             await self._leave()
+            if self._personal is not None:
+                self._personal.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await self._personal
 
     async def handle(self, text: str) -> None:
         try:
@@ -114,6 +146,8 @@ class Connection:
             await self.join(message)
         elif isinstance(message, Intent):
             await self.intent(message)
+        elif isinstance(message, Talk):
+            await self.talk(message)
 
     async def join(self, message: Join) -> None:
         try:
@@ -124,6 +158,8 @@ class Connection:
         await self._leave()
         self.room = room.code
         self.seat = seat_of(room, self.player.id) if self.player else None
+        if self.player is not None:
+            self._muted = await self.services.db.read(partial(muted_by, player_id=self.player.id))
         self._subscription = await self.services.bus.subscribe(room_channel(room.code))
         # Forward only after the snapshot: what is published meanwhile waits in the
         # subscription, and the forwarder then sends just the versions the snapshot lacked.
@@ -193,6 +229,28 @@ class Connection:
         except RoomError as refused:
             await self.send(error(refused.code, refused.message, self.room))
 
+    async def talk(self, message: Talk) -> None:
+        """A seated player's phrase, at most one per EVERY_SECONDS per player (all sockets)."""
+        if self.room is None or self.player is None or self.seat is None:
+            await self.send(error("not_seated", "Only the players at this table can talk"))
+            return
+        limits = self.services.limits
+        wait = await limits.wait(limits.talk, self.player.id, self.services.clock.now())
+        if wait > 0:
+            await self.send(
+                error("rate_limited", "One phrase every few seconds, please", self.room)
+            )
+            return
+        await self.services.bus.publish(
+            room_channel(self.room),
+            {
+                "kind": "talk",
+                "seat": int(self.seat),
+                "player": self.player.id,
+                "phrase": message.phrase,
+            },
+        )
+
     async def _forward(self, subscription: Subscription) -> None:
         try:
             await self._forward_all(subscription)
@@ -204,7 +262,19 @@ class Connection:
 
     async def _forward_all(self, subscription: Subscription) -> None:
         async for message in subscription:
-            if message.get("kind") != "events":
+            kind = message.get("kind")
+            if kind == "talk":
+                if message.get("player") not in self._muted:
+                    await self.send(
+                        {"type": "talk", "seat": message["seat"], "phrase": message["phrase"]}
+                    )
+                continue
+            if kind == "rematch":
+                await self.send(
+                    {"type": "rematch", **{k: v for k, v in message.items() if k != "kind"}}
+                )
+                continue
+            if kind != "events":
                 continue
             if message["match"] != self.match:
                 # A match started at this room (a friend arrived): send the whole table.

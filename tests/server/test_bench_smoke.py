@@ -59,3 +59,15 @@ def test_think_times_are_a_range_or_one_value() -> None:
     assert str(Think.parse("0.5-1")) == "0.5-1 s"
     result = runner.invoke(app, ["bench", "server", "--think", "5-2"])
     assert result.exit_code == 2 and "error:" in result.output
+
+
+def test_bench_server_quick_mode_prints_the_pairing_time(tmp_path: Path) -> None:
+    args = ["bench", "server", "--matches", "3", "--duration", "2", "--think", "0.02-0.1"]
+    result = runner.invoke(app, [*args, "--quick"], env={"COLUMNS": "100"})
+    assert result.exit_code == 0, result.output
+    number = re.compile(r"^\d+(\.\d+)?$")
+    for label in ("pairing p50 ms", "pairing p99 ms"):
+        bidak, relay = _row(result.output, label)
+        assert number.match(bidak) and relay == "-", (label, bidak, relay)
+    assert int(_row(result.output, "actions ")[0]) > 0
+    assert _row(result.output, "errors") == ["0", "0"]

@@ -48,6 +48,12 @@ from bidak.server.collector import Collector  # stdlib only: the server is not i
 from bidak.server.openfiles import raise_open_files  # stdlib only, as above
 
 COOKIE = "bidak_session"  # bidak.server.accounts.COOKIE, without importing the server
+QUICK_OPTIONS = [
+    {"length": length, "move_seconds": 90, "cube": cube}
+    for length in (3, 5, 7, 1)
+    for cube in (True, False)
+]
+"""Quick match options, one set per load-generator process."""
 IN_PROCESS = 300
 """Up to this many matches, the clients run in the calling process."""
 SETTING_UP = 16
@@ -272,6 +278,8 @@ class Tally:
     message_bytes: int = 0
     cpu_seconds: float = 0.0
     """CPU the load generator's processes used in the window (they share the server's cores)."""
+    pairing_ms: list[float] = field(default_factory=list)
+    """Quick match: for each client, from pressing Quick match to hearing it was paired."""
 
     def error(self, kind: str, count: int = 1) -> None:
         if count:
@@ -287,6 +295,7 @@ class Tally:
         self.messages += other.messages
         self.message_bytes += other.message_bytes
         self.cpu_seconds += other.cpu_seconds
+        self.pairing_ms += other.pairing_ms
 
 
 @dataclass
@@ -322,6 +331,8 @@ class Load:
     think: Think
     seed: int = 2026
     deflate: bool = True
+    quick: bool = False
+    """Bidak only: the clients first press Quick match all at once, and play whom they get."""
 
 
 def choose(table: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
@@ -376,9 +387,17 @@ class _Clients:
             headers={"Origin": self.load.url},
         ) as self.http:
             gate = asyncio.Semaphore(SETTING_UP)
-            pairs = [
-                asyncio.create_task(self._pair(self.first + n, gate)) for n in range(self.count)
-            ]
+            if self.load.quick and self.load.kind == "bidak":
+                groups = await self._quick_pairs(gate)
+                self.set_up = self.count
+                pairs = [
+                    asyncio.create_task(self._play_group(seats, self.first + n))
+                    for n, seats in enumerate(groups)
+                ]
+            else:
+                pairs = [
+                    asyncio.create_task(self._pair(self.first + n, gate)) for n in range(self.count)
+                ]
             while self.set_up < self.count:
                 await asyncio.sleep(0.05)
             # The clients' own collector must not pause them in the window: a full collection
@@ -439,6 +458,56 @@ class _Clients:
             for open_socket in sockets:
                 with contextlib.suppress(Exception):
                     await open_socket.close()
+
+    async def _quick_pairs(self, gate: asyncio.Semaphore) -> list[list[_Seat]]:
+        """Every client of this process presses Quick match at once (the same options; each
+        load-generator process its own, so no pair spans two processes); the pairs as found."""
+        options = QUICK_OPTIONS[(self.first // max(1, self.count)) % len(QUICK_OPTIONS)]
+
+        async def ready() -> _Seat:
+            async with gate:
+                seat = _Seat(await self._guest(), -1)
+                seat.socket = await self._connect("/ws", seat.token)
+                return seat
+
+        seats = await asyncio.gather(*(ready() for _ in range(2 * self.count)))
+
+        async def press(seat: _Seat) -> None:
+            started = time.perf_counter()
+            cookie = {"Cookie": f"{COOKIE}={seat.token}"}
+            (await self.http.post("/api/quick", json=options, headers=cookie)).raise_for_status()
+            while True:
+                message = json.loads(await asyncio.wait_for(seat.socket.recv(), 120))
+                if message.get("type") == "quick" and message.get("state") == "paired":
+                    break
+            self.tally.pairing_ms.append((time.perf_counter() - started) * 1000)
+            seat.room = message["room"]
+            info = (await self.http.get(f"/api/rooms/{seat.room}", headers=cookie)).json()
+            seat.seat = info["seat"]
+
+        await asyncio.gather(*(press(seat) for seat in seats))
+        rooms: dict[str, list[_Seat]] = {}
+        for seat in seats:
+            rooms.setdefault(seat.room, []).append(seat)
+        groups = [sorted(two, key=lambda s: s.seat) for two in rooms.values()]
+        for two in groups:
+            for seat in two:
+                seat.table, seat.version = None, 0
+                await seat.socket.send(json.dumps({"type": "join", "room": seat.room}))
+                while seat.table is None:
+                    self._read(seat, await asyncio.wait_for(seat.socket.recv(), 120), [])
+        return groups
+
+    async def _play_group(self, seats: list[_Seat], index: int) -> None:
+        rng = random.Random(f"{self.load.seed}:{index}")
+        try:
+            await self._matches(seats, rng)
+        except Exception as failed:
+            self.tally.error(type(failed).__name__)
+        finally:
+            for seat in seats:
+                with contextlib.suppress(Exception):
+                    await seat.socket.close()
 
     async def _guest(self) -> str:
         answer = await self.http.get("/api/me", headers={"Cookie": "new=1"})
@@ -685,6 +754,12 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def _pairing(result: Result, q: float) -> str:
+    if not result.tally.pairing_ms:
+        return "-"
+    return f"{quantile(result.tally.pairing_ms, q):.1f}"
+
+
 def results_table(results: list[Result]) -> Table:
     """One column per server, so the reference stands next to Bidak."""
     table = Table("", *(result.name for result in results), title="bidak bench server")
@@ -698,6 +773,8 @@ def results_table(results: list[Result]) -> Table:
         ("p50 ms, opponent", lambda r: f"{quantile(r.tally.opponent_ms, 0.50):.1f}"),
         ("p99 ms, opponent", lambda r: f"{quantile(r.tally.opponent_ms, 0.99):.1f}"),
         ("errors", lambda r: str(sum(r.tally.errors.values()))),
+        ("pairing p50 ms", lambda r: _pairing(r, 0.50)),
+        ("pairing p99 ms", lambda r: _pairing(r, 0.99)),
         ("matches finished", lambda r: str(r.tally.finished) if r.load.kind == "bidak" else "-"),
         ("mean message bytes", lambda r: str(r.mean_message_bytes)),
         (
@@ -722,6 +799,7 @@ def run(
     progress: Callable[[str], None] = lambda text: None,
     server_workers: int = 1,
     bus_url: str | None = None,
+    quick: bool = False,
 ) -> list[Result]:
     """Bidak (started here on a fresh SQLite file in ``folder``, or the one at ``url``), then the
     bare relay with the same number of connections, pace and reply size."""
@@ -746,7 +824,9 @@ def run(
                 url = server.url
             assert url is not None
             progress(f"bidak at {url}: {matches} matches, think {think}, {workers} workers")
-            load = Load("bidak", url.rstrip("/"), matches, duration, think, deflate=deflate)
+            load = Load(
+                "bidak", url.rstrip("/"), matches, duration, think, deflate=deflate, quick=quick
+            )
             results.append(measure("bidak", load, workers, server))
         finally:
             if server is not None:

@@ -98,6 +98,14 @@ def server(
     bus_url: Annotated[
         str | None, typer.Option(help="bus of the server started here, e.g. redis://...")
     ] = None,
+    quick: Annotated[
+        bool,
+        typer.Option(
+            "--quick",
+            help="the clients press Quick match all at once, then play whom they get:"
+            " prints the pairing time too",
+        ),
+    ] = False,
     keep: Annotated[
         Path | None,
         typer.Option(
@@ -134,6 +142,7 @@ def server(
         deflate=deflate,
         server_workers=server_workers,
         bus_url=bus_url,
+        quick=quick,
         folder=keep,
         progress=lambda text: console.print(f"[dim]{text}[/dim]"),
     )

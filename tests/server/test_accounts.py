@@ -264,3 +264,23 @@ async def test_deleting_keeps_the_opponents_records_readable(site: Site) -> None
             assert refused.status_code == 422
             gone = await guest.request("DELETE", "/api/me", json={"confirm": True})
             assert gone.status_code == 204
+
+
+async def test_a_foreign_origin_changes_no_account(site: Site) -> None:
+    running, _, sink = site
+    async with browser(running) as alice:
+        token = await link_email(alice, sink, "o@example.com")
+        evil = {"Origin": "https://evil.example"}
+        for method, path, body in (
+            ("POST", "/api/me/email", {"email": "evil@example.com"}),
+            ("POST", "/api/auth/email", {"token": token}),
+            ("POST", "/api/auth/email-login", {"email": "o@example.com"}),
+            ("POST", "/api/auth/logout-all", None),
+            ("DELETE", "/api/me", {"confirm": True}),
+        ):
+            answer = await alice.request(method, path, json=body, headers=evil)
+            assert answer.status_code == 403, (path, answer.text)
+        assert (await me(alice))["email_linked"] is False
+        assert len(sink.to("o@example.com")) == 1 and sink.to("evil@example.com") == []
+        # The link is still unused: the site's own page may use it.
+        assert (await alice.post("/api/auth/email", json={"token": token})).status_code == 200

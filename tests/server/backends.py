@@ -19,6 +19,7 @@ import concurrent.futures
 import os
 import secrets
 from collections.abc import Callable, Coroutine, Iterator
+from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
@@ -142,3 +143,15 @@ def redis_url() -> str:
     if failure is not None:
         unavailable(f"Redis at {REDIS_URL}", failure)
     return REDIS_URL
+
+
+# -- both databases -------------------------------------------------------------------------------
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The test runs twice: on a SQLite file of its own, and on a PostgreSQL schema of its own."""
+    if request.param == "postgresql":
+        url: str = request.getfixturevalue("postgres_url")
+        return url
+    return f"sqlite:///{tmp_path / 'bidak.sqlite3'}"

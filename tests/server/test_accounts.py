@@ -17,21 +17,13 @@ import pytest
 
 from bidak.server.clocks import ManualClock
 from bidak.server.tokens import Signer
-from tests.server.backends import postgres_url
+from tests.server.backends import database_url, postgres_url
 from tests.server.harness import Client, Running, friend_room, running_server, server_settings
 from tests.server.scripted import Script, drive, play_all
 from tests.server.smtp_sink import SmtpSink, link_in, smtp_sink
 
-__all__ = ["postgres_url", "smtp_sink"]
+__all__ = ["database_url", "postgres_url", "smtp_sink"]
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "postgresql":
-        url: str = request.getfixturevalue("postgres_url")
-        return url
-    return f"sqlite:///{tmp_path / 'bidak.sqlite3'}"
 
 
 Site = tuple[Running, ManualClock, SmtpSink]

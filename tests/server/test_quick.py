@@ -15,24 +15,19 @@ from bidak.pairing import OFFER_AFTER
 from bidak.server.clocks import ManualClock
 from bidak.server.matchmaking import queries
 from bidak.server.matchmaking.service import player_channel
-from tests.server.backends import postgres_url
+from tests.server.backends import database_url, postgres_url
 from tests.server.harness import Client, running_server, server_settings
 from tests.server.scripted import Script, drive, play_all
 
-__all__ = ["postgres_url"]
+__all__ = ["database_url", "postgres_url"]
 pytestmark = pytest.mark.anyio
 
 FIVE = {"length": 5, "move_seconds": 45, "cube": True}
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
-    url = (
-        request.getfixturevalue("postgres_url")
-        if request.param == "postgresql"
-        else f"sqlite:///{tmp_path / 'bidak.sqlite3'}"
-    )
-    return server_settings(tmp_path, database_url=url)
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Any:
+    return server_settings(tmp_path, database_url=database_url)
 
 
 def origin(client: Client) -> dict[str, str]:

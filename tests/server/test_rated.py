@@ -12,22 +12,17 @@ import pytest
 
 from bidak.ratings import START_RATING
 from bidak.server.store.rated import RatedEnd, rate
-from tests.server.backends import postgres_url
+from tests.server.backends import database_url, postgres_url
 from tests.server.harness import Client, Running, friend_room, running_server, server_settings
 from tests.server.scripted import Script, drive, play_all
 
-__all__ = ["postgres_url"]
+__all__ = ["database_url", "postgres_url"]
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
-    url = (
-        request.getfixturevalue("postgres_url")
-        if request.param == "postgresql"
-        else f"sqlite:///{tmp_path / 'bidak.sqlite3'}"
-    )
-    return server_settings(tmp_path, database_url=url)
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Any:
+    return server_settings(tmp_path, database_url=database_url)
 
 
 async def ids(*clients: Client) -> list[str]:

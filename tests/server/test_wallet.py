@@ -15,23 +15,15 @@ import pytest
 
 from bidak.economy.shop import CHECKERS, FREE
 from bidak.server.clocks import ManualClock
-from tests.server.backends import postgres_url
+from tests.server.backends import database_url, postgres_url
 from tests.server.harness import Client, Running, friend_room, running_server, server_settings
 from tests.server.scripted import Script, drive, play_all
 
-__all__ = ["postgres_url"]
+__all__ = ["database_url", "postgres_url"]
 pytestmark = pytest.mark.anyio
 
 # 23:59 in Jakarta (UTC+7) on 1 December 2026.
 LATE = datetime.fromisoformat("2026-12-01T23:59:00+07:00").timestamp()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "postgresql":
-        url: str = request.getfixturevalue("postgres_url")
-        return url
-    return f"sqlite:///{tmp_path / 'bidak.sqlite3'}"
 
 
 @pytest.fixture

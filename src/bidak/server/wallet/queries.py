@@ -55,18 +55,18 @@ class Purse:
     checkers: str | None
 
 
+_PURSE = select(
+    _PLAYERS.c.coins,
+    _PLAYERS.c.checkin_streak,
+    _PLAYERS.c.checkin_day,
+    _PLAYERS.c.board,
+    _PLAYERS.c.checkers,
+)
+"""What a wallet is made of, in the player's row."""
+
+
 def _locked_player(connection: Connection, player_id: str) -> dict[str, Any]:
-    row = connection.execute(
-        select(
-            _PLAYERS.c.coins,
-            _PLAYERS.c.checkin_streak,
-            _PLAYERS.c.checkin_day,
-            _PLAYERS.c.board,
-            _PLAYERS.c.checkers,
-        )
-        .where(_PLAYERS.c.id == player_id)
-        .with_for_update()
-    ).first()
+    row = connection.execute(_PURSE.where(_PLAYERS.c.id == player_id).with_for_update()).first()
     if row is None:
         raise NoSuchPlayer(player_id)
     return dict(row._mapping)
@@ -110,15 +110,7 @@ def _append(
 
 
 def purse(connection: Connection, player_id: str) -> Purse:
-    row = connection.execute(
-        select(
-            _PLAYERS.c.coins,
-            _PLAYERS.c.checkin_streak,
-            _PLAYERS.c.checkin_day,
-            _PLAYERS.c.board,
-            _PLAYERS.c.checkers,
-        ).where(_PLAYERS.c.id == player_id)
-    ).first()
+    row = connection.execute(_PURSE.where(_PLAYERS.c.id == player_id)).first()
     if row is None:
         raise NoSuchPlayer(player_id)
     return _purse(dict(row._mapping))

@@ -23,7 +23,13 @@ import time
 from dataclasses import fields, replace
 from pathlib import Path
 
-from bidak.engine.calibrate import Calibration, Judge, Setup, calibrate_match, default_judge_ply
+from bidak.engine.calibrate import (
+    Calibration,
+    Setup,
+    calibrate_match,
+    default_judge_ply,
+    make_judge,
+)
 from bidak.engine.levels import LEVELS, Level, Style
 from bidak.match import GameWon
 
@@ -49,12 +55,13 @@ def save(calibration: Calibration, out: Path) -> None:
 def load(out: Path, setup: Setup, fresh: bool) -> Calibration:
     if fresh or not out.exists():
         return Calibration(setup)
-    found = Calibration.from_json(json.loads(out.read_text()))
-    if found.setup != setup:
+    data = json.loads(out.read_text())
+    found = Setup.from_json(data["setup"])
+    if found != setup:
         raise SystemExit(
-            f"{out} holds a run with another setup ({found.setup}); use --fresh or another --out"
+            f"{out} holds a run with another setup ({found}); use --fresh or another --out"
         )
-    return found
+    return Calibration.from_json(data)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         args.seed,
     )
     calibration = load(args.out, setup, args.fresh)
-    judge = Judge(setup.judge_ply)
+    judge = make_judge(setup.judge_ply)
     print(f"calibrating {setup} -> {args.out}", flush=True)
     if calibration.reports:
         print(f"resuming after {calibration.games} games: {calibration.summary()}", flush=True)

@@ -23,10 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from bidak.engine.bots import SageBot, shared_engines
-from bidak.engine.bots_choice import NOTHING_AT_STAKE, exposed_blots, hits
-from bidak.engine.calibrate import PR_SCALE, default_judge_ply
+from bidak.engine.bots_choice import exposed_blots, hits
+from bidak.engine.calibrate import default_judge_ply
 from bidak.engine.context import context_for
 from bidak.engine.duel import play
+from bidak.engine.judging import CLOSE_CUBE, PR_SCALE
 from bidak.engine.levels import LEVELS, Level, Style
 from bidak.match import Action, MatchState, Phase, Player, RuleSet, SeededDice, current_plays
 
@@ -115,8 +116,12 @@ def play_loss(candidates: list[list[float]], style: Style, rng: random.Random) -
     return total / draws
 
 
-def cube_losses(sample: Sample, style: Style, close: float = 0.25) -> tuple[float, float]:
-    """Expected (loss, counted decisions) of the cube, doubling and taking."""
+def cube_losses(sample: Sample, style: Style) -> tuple[float, float]:
+    """Expected (loss, counted decisions) of the cube, doubling and taking.
+
+    As bidak.engine.judging counts them: a double always, a hold only when doubling is within
+    CLOSE_CUBE of the best (the sample does not tell a dead cube apart), an answer always.
+    """
     loss = count = 0.0
     for nd1, dt1, dp1, nd2, dt2, dp2 in sample.doubles:
         if style.exact_cube:
@@ -127,10 +132,7 @@ def cube_losses(sample: Sample, style: Style, close: float = 0.25) -> tuple[floa
         best = max(nd2, double2)
         lost_double, lost_hold = best - double2, best - nd2
         loss += p * lost_double + (1 - p) * lost_hold
-        gap = abs(nd2 - double2)
-        if gap <= NOTHING_AT_STAKE:
-            continue
-        count += 1.0 if gap <= close else p + (1 - p) * (lost_hold > 0)
+        count += 1.0 if best - double2 < CLOSE_CUBE else p
     for _nd1, dt1, dp1, _nd2, dt2, dp2 in sample.takes:
         margin = dp1 - dt1 + (0.0 if style.exact_cube else style.take_bias)
         p = probability(margin, 0.0 if style.exact_cube else style.cube_noise)

@@ -12,7 +12,13 @@ import pytest
 
 from bidak.engine.bots import Bot, make_bot, quick_bot
 from bidak.engine.bots_choice import choose_play, exposed_blots, hits
-from bidak.engine.calibrate import Calibration, Judge, Setup, calibrate_match, default_judge_ply
+from bidak.engine.calibrate import (
+    Calibration,
+    Setup,
+    calibrate_match,
+    default_judge_ply,
+    make_judge,
+)
 from bidak.engine.duel import duel
 from bidak.engine.levels import LEVELS, Level, Style, UnknownLevel
 from bidak.engine.sage import Probabilities, RankedPlay
@@ -24,7 +30,7 @@ from bidak.rules import Position
 def test_a_smoke_calibration_gives_a_pr() -> None:
     setup = Setup(Level.BEGINNER, LEVELS[Level.BEGINNER], "1ply", length=3, seed=5)
     calibration = Calibration(setup)
-    judge = Judge(setup.judge_ply)
+    judge = make_judge(setup.judge_ply)
     while calibration.games < 2:
         calibration.reports.append(calibrate_match(setup, len(calibration.reports), judge))
     summary = calibration.summary()
@@ -37,18 +43,17 @@ def test_a_smoke_calibration_gives_a_pr() -> None:
 
 def test_the_judge_finds_no_error_in_its_own_choices() -> None:
     expert = make_bot(Level.EXPERT, 1)
-    judge = Judge("2ply")
+    judge = make_judge("2ply")
     state = replace(new_match(RuleSet(length=5)), phase=Phase.MOVE, turn=Player.ZERO, dice=(4, 2))
-    judged = judge.judge(state, Player.ZERO, expert.decide(state, Player.ZERO))
+    judged = judge.action(state, Player.ZERO, expert.decide(state, Player.ZERO))
     assert judged is not None and judged.loss == 0.0 and judged.counted
-    bad = judge.judge(state, Player.ZERO, Move(Player.ZERO, ((24, 20), (24, 22))))
+    bad = judge.action(state, Player.ZERO, Move(Player.ZERO, ((24, 20), (24, 22))))
     assert bad is not None and bad.loss > 0.05 and bad.best == "8/4 6/4"
     rolling = replace(state, phase=Phase.ROLL, dice=None)
-    opening_double = judge.judge(rolling, Player.ZERO, Double(Player.ZERO))
+    opening_double = judge.action(rolling, Player.ZERO, Double(Player.ZERO))
     assert opening_double is not None and opening_double.loss > 0.1 and opening_double.counted
     # Not doubling at the start is no decision at all: nothing close, no error.
-    holding = judge.judge(rolling, Player.ZERO, Roll(Player.ZERO))
-    assert holding is not None and holding.loss == 0.0 and not holding.counted
+    assert judge.action(rolling, Player.ZERO, Roll(Player.ZERO)) is None
 
 
 def test_the_judge_ply_is_one_deeper_than_the_level() -> None:

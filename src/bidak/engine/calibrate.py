@@ -1,11 +1,11 @@
 """Calibrating bot levels by measurement: the PR each level plays at, judged deeper than it plays.
 
 :func:`calibrate_match` plays one seeded match between bots (the measured level against itself or
-another level), has a :class:`~bidak.engine.calibrate_judge.Judge` judge every decision of the
-measured level at ``judge_ply`` (see that module for what counts) and returns a
-:class:`MatchReport`. :class:`Calibration` gathers reports into a JSON-able record that a script
-(``scripts/calibrate.py``) writes after each match, so a run of hours can be watched, stopped and
-resumed.
+another level), has a :class:`~bidak.engine.judging.Judge` judge every decision of the
+measured level at ``judge_ply`` (that module defines what a decision's loss is, what counts and
+PR, the same for reviews) and returns a :class:`MatchReport`. :class:`Calibration` gathers
+reports into a JSON-able record that a script (``scripts/calibrate.py``) writes after each match,
+so a run of hours can be watched, stopped and resumed.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
-from bidak.engine.bots import Engines, SageBot
-from bidak.engine.calibrate_judge import KINDS, PR_SCALE, Judge, Judged, Tally
+from bidak.engine.bots import Engines, SageBot, shared_engines
 from bidak.engine.duel import play
+from bidak.engine.judging import CUBE_KINDS, DEFINITION, KINDS, PR_SCALE, Judge, Judged, Kind, Tally
 from bidak.engine.levels import LEVELS, Level, Style
-from bidak.match import Action, GameWon, MatchState, Player, RuleSet, SeededDice
+from bidak.match import Action, Event, GameWon, MatchState, Player, RuleSet, SeededDice
 
 __all__ = [
     "KINDS",
@@ -34,6 +34,7 @@ __all__ = [
     "Tally",
     "calibrate_match",
     "default_judge_ply",
+    "make_judge",
 ]
 
 WORST_KEPT: Final = 12
@@ -48,6 +49,7 @@ class MatchReport:
     tally: Tally
     worst: list[Judged]
     seconds: float = 0.0
+    events: tuple[Event, ...] = ()  # the match's log (not stored in the JSON)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,9 +62,11 @@ class Setup:
     opponent: Level | None = None  # None: the level plays itself and both seats are measured
     length: int = 7
     seed: int = 2026
+    definition: str = DEFINITION  # how decisions are judged (bidak.engine.judging)
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "definition": self.definition,
             "level": self.level.value,
             "style": asdict(self.style),
             "judge_ply": self.judge_ply,
@@ -81,6 +85,8 @@ class Setup:
             None if opponent is None else Level.parse(opponent),
             int(data["length"]),
             int(data["seed"]),
+            # Runs made before the judging module have no name: never resumed as this one.
+            str(data.get("definition", "calibrate_judge (close 0.25, before judging)")),
         )
 
 
@@ -101,8 +107,8 @@ def calibrate_match(
 
     def observe(state: MatchState, player: Player, action: Action) -> None:
         if player in measured:
-            found = judge.judge(state, player, action)
-            tally.add(found)
+            found = judge.action(state, player, action)
+            tally.add_judged(found)
             if found is not None and found.loss > 0:
                 judged.append(found)
 
@@ -114,7 +120,8 @@ def calibrate_match(
         on_game=on_game,
     )
     worst = sorted(judged, key=lambda j: -j.loss)[:WORST_KEPT]
-    return MatchReport(index, len(played.games), tally, worst, time.perf_counter() - started)
+    seconds = time.perf_counter() - started
+    return MatchReport(index, len(played.games), tally, worst, seconds, played.events)
 
 
 def _measured_seat(index: int) -> Player:
@@ -149,24 +156,20 @@ class Calibration:
         return sum(report.games for report in self.reports)
 
     def tally(self) -> Tally:
-        total = Tally()
-        for report in self.reports:
-            total.merge(report.tally)
-        return total
+        return Tally.of(report.tally for report in self.reports)
 
     def summary(self) -> dict[str, Any]:
         tally = self.tally()
         return {
             "matches": len(self.reports),
             "games": self.games,
-            "decisions": tally.decisions,
+            "decisions": tally.decisions(),
             "counted": dict(tally.count),
-            "forced_or_clear": tally.forced + tally.clear_cube,
+            "forced": tally.uncounted,
             "pr": _round(tally.pr()),
             "pr_95_half_width": _round(tally.pr_half_width()),
-            "pr_checker": _round(tally.pr(("play",))),
-            "pr_cube": _round(tally.pr(("double", "take"))),
-            "pr_all_cube_decisions": _round(tally.pr(all_cube=True)),
+            "pr_checker": _round(tally.pr((Kind.PLAY,))),
+            "pr_cube": _round(tally.pr(CUBE_KINDS)),
             "seconds": round(sum(report.seconds for report in self.reports), 1),
         }
 
@@ -208,22 +211,14 @@ def _report_json(report: MatchReport) -> dict[str, Any]:
         "count": tally.count,
         "loss": {kind: round(value, 6) for kind, value in tally.loss.items()},
         "squares": round(tally.squares, 6),
-        "forced": tally.forced,
-        "clear_cube": tally.clear_cube,
-        "clear_cube_loss": round(tally.clear_cube_loss, 6),
+        "forced": tally.uncounted,
         "worst": [_judged_json(judged) for judged in report.worst[:3]],
     }
 
 
 def _report_from_json(data: dict[str, Any]) -> MatchReport:
-    tally = Tally(
-        dict(data["count"]),
-        dict(data["loss"]),
-        float(data["squares"]),
-        int(data["forced"]),
-        float(data["clear_cube_loss"]),
-        int(data["clear_cube"]),
-    )
+    count, loss = dict(data["count"]), dict(data["loss"])
+    tally = Tally(count, loss, float(data["squares"]), int(data["forced"]))
     worst = [
         Judged(
             **{
@@ -235,6 +230,12 @@ def _report_from_json(data: dict[str, Any]) -> MatchReport:
         for item in data["worst"]
     ]
     return MatchReport(int(data["index"]), int(data["games"]), tally, worst, data["seconds"])
+
+
+def make_judge(ply: str, engines: Engines | None = None) -> Judge:
+    """The judge of a calibration run: ``ply`` deep, screening holds at 1-ply."""
+    found = shared_engines() if engines is None else engines
+    return Judge(found.evaluator(ply), found.evaluator("1ply"))
 
 
 def default_judge_ply(level: Level) -> str:

@@ -20,6 +20,7 @@ from bidak.engine.bots import Bot
 from bidak.match import (
     Action,
     DiceSource,
+    Event,
     GameWon,
     MatchState,
     Phase,
@@ -43,10 +44,11 @@ MAX_ACTIONS = 100_000
 
 @dataclass(frozen=True, slots=True)
 class Played:
-    """What :func:`play` returns: the last state and every game won on the way."""
+    """What :func:`play` returns: the last state, every game won on the way and the log."""
 
     state: MatchState
     games: tuple[GameWon, ...]
+    events: tuple[Event, ...] = ()
 
 
 def play(
@@ -59,11 +61,12 @@ def play(
     on_game: Callable[[GameWon], None] | None = None,
 ) -> Played:
     """Play a match between ``bots[0]`` (seat ZERO) and ``bots[1]``, or only its first ``games``."""
-    state, _ = start_match(rules)
+    state, started = start_match(rules)
+    log: list[Event] = list(started)
     won: list[GameWon] = []
     for _ in range(MAX_ACTIONS):
         if state.phase is Phase.MATCH_OVER or (games is not None and len(won) >= games):
-            return Played(state, tuple(won))
+            return Played(state, tuple(won), tuple(log))
         action = automatic_action(state)
         if action is None:
             player = decider(state)
@@ -72,6 +75,7 @@ def play(
             if observe is not None:
                 observe(state, player, action)
         state, events = apply(state, action, dice)
+        log.extend(events)
         for event in events:
             if isinstance(event, GameWon):
                 won.append(event)

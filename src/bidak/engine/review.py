@@ -4,31 +4,13 @@
 :func:`review_mat` takes a ``.mat`` text or record. Both return a :class:`MatchReview`, plain
 data whose ``to_json()`` holds everything below.
 
-**Checker decisions.** Every roll's play is listed. One with a single legal play (a dance
-included) is *forced*: listed, never counted. The others are ranked by the engine at the
-review's level; the loss is the best play's equity minus the played one's.
-
-**Cube decisions.** The doubler's decision is looked at before each roll where the rules let
-the player on roll double:
-
-- a double is always counted;
-- not doubling (rolling instead) is looked at only when the cube is live (gnubg's rule: in a
-  match the cube must be below what the doubler needs, see :func:`hints.cube_available`), and
-  counted only when doubling was a real candidate: when the
-  double's equity ``D = min(DT, DP)`` is within ``CLOSE_CUBE`` = 0.16 of the best of no double
-  and double, i.e. ``max(ND, D) - D < 0.16``. This is gnubg's ``isCloseCubedecision`` (eval.c),
-  and it includes every missed double (then ``D`` is the best). Other rolls are not decisions
-  and are not listed. At 2-ply and deeper each position is first screened at 1-ply (16 µs) and
-  only evaluated at the review's level (about 45 ms) when the 1-ply gap is below
-  ``SCREEN_CUBE`` = 0.30;
-- the taker's take or drop is always counted.
-
-The doubler's loss is ``max(ND, D)`` minus ``D`` (doubled) or ``ND`` (did not); the taker's is
-``DT - DP`` for a wrong take and ``DP - DT`` for a wrong drop, in the doubler's units.
-
-**Units.** All equities are the engine's cubeful equities normalised to the cube in play
-(+1 = winning the cube's worth; in a match on the linear match-winning-chance scale), so a
-loss at a 4-cube is not multiplied by 4. Cube losses are at the cube before the double.
+**What is judged** is :mod:`bidak.engine.judging`'s, the one definition of a decision's loss,
+of what counts and of PR (also used by calibration and ``bidak bench bots``): every roll's play
+is listed, forced ones (a dance included) listed but not counted; a double and the answer to it
+are always listed; a hold (rolling when doubling was allowed) is listed only when it counts,
+i.e. when the cube is live and doubling was within ``CLOSE_CUBE`` = 0.16 of the best (gnubg's
+rule). The loss of each decision and the units (cubeful equity normalised to the cube, as
+gnubg's EMG) are that module's.
 
 **Verdicts** (by the loss, each band excluding the worse ones): doubtful >= 0.02, error >= 0.04,
 blunder >= 0.08 (``DOUBTFUL``, ``ERROR``, ``BLUNDER``).
@@ -38,10 +20,9 @@ roller's equity after the best play of the roll rolled minus the average over th
 (doubles weigh 1, the others 2) of the equity after each roll's best play; the opening roll is
 averaged over the 15 non-doubles and credited to the player who plays it.
 
-**Totals** per player: PR = mean loss per counted decision x 500 (XG's Performance Rating;
-also for checker play and cube alone), the counts of doubtful plays, errors and blunders,
-the number of counted decisions, and the sum of the player's luck. Resignations are not
-reviewed.
+**Totals** per player: PR (:func:`bidak.engine.judging.pr`, also for checker play and cube
+alone), the counts of doubtful plays, errors and blunders among the counted decisions, the number
+of counted decisions, and the sum of the player's luck. Resignations are not reviewed.
 
 Cost, measured on the 2-core machine for a 7-point match of 445 rolls (343 unforced plays):
 3.5 s at 1-ply, 18 s at 2-ply. Luck is about 5 ms a roll; a checker decision about 3 ms at
@@ -57,14 +38,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from bidak.engine.context import context_for
-from bidak.engine.hints import check_level, cube_available, shared_evaluator
+from bidak.engine.hints import check_level, shared_evaluator
+from bidak.engine.judging import CLOSE_CUBE, SCREEN_CUBE, CubeJudgement, Judge, Kind
 from bidak.engine.luck import roll_luck
 from bidak.engine.review_model import (
     BLUNDER,
-    CLOSE_CUBE,
     DOUBTFUL,
     ERROR,
-    SCREEN_CUBE,
     THRESHOLDS,
     CheckerDecision,
     CubeChoice,
@@ -78,11 +58,10 @@ from bidak.engine.review_model import (
     totals_for,
 )
 from bidak.engine.review_walk import CheckerSpot, CubeSpot, GameMark, played_play, state_ids, walk
-from bidak.engine.sage import CubeVerdict, EngineError, Evaluator
+from bidak.engine.sage import EngineError, Evaluator
 from bidak.formats import MatRecord, read_mat
 from bidak.formats.match_mat import mat_to_match
 from bidak.match import Event, MatchStarted, Phase, Player
-from bidak.rules import legal_plays
 
 __all__ = [
     "BLUNDER",
@@ -138,7 +117,8 @@ def review_match(
     if started is None:
         raise EngineError("a match log starts with match_started; there is nothing to review")
     items = list(walk(log))
-    reviewer = _Reviewer(engine, shared_evaluator("1ply"))
+    quick = shared_evaluator("1ply")
+    reviewer = _Reviewer(Judge(engine, quick), quick)
     total = sum(1 for item in items if not isinstance(item, GameMark))
     done = 0
     if progress is not None:
@@ -185,10 +165,10 @@ class _Game:
 
 
 class _Reviewer:
-    """Evaluates spots: ``engine`` at the review's level, ``quick`` at 1-ply (luck, screening)."""
+    """Judges spots with ``judge``; ``quick`` (1-ply) gives every roll's luck."""
 
-    def __init__(self, engine: Evaluator, quick: Evaluator) -> None:
-        self.engine = engine
+    def __init__(self, judge: Judge, quick: Evaluator) -> None:
+        self.judge = judge
         self.quick = quick
 
     def review(self, spot: CheckerSpot | CubeSpot) -> list[Decision]:
@@ -199,92 +179,54 @@ class _Reviewer:
     def checker(self, spot: CheckerSpot) -> CheckerDecision:
         state, player = spot.state, spot.player
         assert state.dice is not None
-        position, dice = state.position, state.dice
         context = context_for(state, player)
-        play = played_play(spot)
-        plays = {candidate.result: candidate for candidate in legal_plays(position, dice)}
-        luck = roll_luck(self.quick, position, dice, context, opening=spot.opening)
-        if len(plays) == 1:
-            equity_played = equity_best = luck.actual
-            best = play
-        else:
-            ranked = self.engine.rank(position, dice, context)
-            found = next((r for r in ranked if r.result == play.result), None)
-            if found is None or ranked[0].result not in plays:
-                raise EngineError(
-                    f"the engine did not rank the play {play} ({position.position_id})"
-                )
-            equity_played, equity_best = found.equity, ranked[0].equity
-            best = plays[ranked[0].result]
+        luck = roll_luck(self.quick, state.position, state.dice, context, opening=spot.opening)
+        judged = self.judge.play(state, player, played_play(spot))
+        equity_played = luck.actual if judged.equity_played is None else judged.equity_played
+        equity_best = luck.actual if judged.equity_best is None else judged.equity_best
         return CheckerDecision(
             where=_where(spot, player),
-            dice=dice,
-            played=str(play),
-            best=str(best),
+            dice=state.dice,
+            played=str(judged.played),
+            best=str(judged.best),
             equity_played=equity_played,
             equity_best=equity_best,
-            loss=max(0.0, equity_best - equity_played),
-            choices=len(plays),
+            loss=judged.loss,
+            choices=judged.choices,
             luck=luck.luck,
             opening=spot.opening,
         )
 
     def cube(self, spot: CubeSpot) -> list[Decision]:
-        state, doubler = spot.state, spot.player
-        context = context_for(state, doubler)
-        if spot.doubled:
-            verdict = self.engine.cube(state.position, context)
-        elif not cube_available(context):
-            return []  # a dead cube: a win at this cube already takes the match
-        else:
-            first = self.quick.cube(state.position, context)
-            if self.engine is self.quick or self.engine.level == "1ply":
-                verdict = first
-            elif _gap(first) < SCREEN_CUBE:
-                verdict = self.engine.cube(state.position, context)
-            else:
-                return []
-            if _gap(verdict) >= CLOSE_CUBE:
-                return []
-        found: list[Decision] = [_doubler_decision(spot, verdict)]
+        double = self.judge.double(spot.state, spot.doubled)
+        if double is None:
+            return []  # holding was no decision (see bidak.engine.judging)
+        found: list[Decision] = [_cube_decision(spot, double, spot.player)]
         if spot.taken is not None:
-            found.append(_taker_decision(spot, verdict))
+            answer = self.judge.answer(spot.state, spot.taken)
+            doubled = replace(spot, state=replace(spot.state, phase=Phase.DOUBLED))
+            found.append(_cube_decision(doubled, answer, spot.player.opponent))
         return found
 
 
-def _gap(verdict: CubeVerdict) -> float:
-    """How far doubling is from the best cube action (0 when doubling is best)."""
-    return verdict.best_equity - verdict.double_equity
+_CHOICES = {
+    (Kind.DOUBLE, True): CubeChoice.DOUBLE,
+    (Kind.DOUBLE, False): CubeChoice.NO_DOUBLE,
+    (Kind.TAKE, True): CubeChoice.TAKE,
+    (Kind.TAKE, False): CubeChoice.DROP,
+}
 
 
-def _doubler_decision(spot: CubeSpot, verdict: CubeVerdict) -> CubeDecision:
-    double = verdict.double_equity
-    best = CubeChoice.DOUBLE if double > verdict.no_double else CubeChoice.NO_DOUBLE
-    chosen = double if spot.doubled else verdict.no_double
+def _cube_decision(spot: CubeSpot, judged: CubeJudgement, player: Player) -> CubeDecision:
+    verdict = judged.verdict
     return CubeDecision(
-        where=_where(spot, spot.player),
-        choice=CubeChoice.DOUBLE if spot.doubled else CubeChoice.NO_DOUBLE,
-        best=best,
+        where=_where(spot, player),
+        choice=_CHOICES[judged.kind, judged.chose],
+        best=_CHOICES[judged.kind, judged.best],
         no_double=verdict.no_double,
         double_take=verdict.double_take,
         double_pass=verdict.double_pass,
-        loss=max(0.0, verdict.best_equity - chosen),
-        counted=True,
-        level=verdict.level,
-    )
-
-
-def _taker_decision(spot: CubeSpot, verdict: CubeVerdict) -> CubeDecision:
-    take, drop = verdict.double_take, verdict.double_pass
-    doubled = replace(spot, state=replace(spot.state, phase=Phase.DOUBLED))
-    return CubeDecision(
-        where=_where(doubled, spot.player.opponent),
-        choice=CubeChoice.TAKE if spot.taken else CubeChoice.DROP,
-        best=CubeChoice.TAKE if take <= drop else CubeChoice.DROP,
-        no_double=verdict.no_double,
-        double_take=take,
-        double_pass=drop,
-        loss=max(0.0, take - drop) if spot.taken else max(0.0, drop - take),
+        loss=judged.loss,
         counted=True,
         level=verdict.level,
     )

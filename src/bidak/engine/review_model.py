@@ -1,7 +1,8 @@
 """The values a review is made of: decisions, verdicts, per-player totals (plain data).
 
-The thresholds and windows are explained in :mod:`bidak.engine.review`; they are written into
-every review's JSON (``thresholds``) so a reader knows what the verdicts meant.
+What a decision's loss is, which decisions count and PR are defined in
+:mod:`bidak.engine.judging`; the verdict bands are here. Both are written into every review's
+JSON (``thresholds``) so a reader knows what the figures meant.
 """
 
 from __future__ import annotations
@@ -11,6 +12,15 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
 
+from bidak.engine.judging import (
+    CLOSE_CUBE,
+    CUBE_KINDS,
+    DEFINITION,
+    PR_SCALE,
+    SCREEN_CUBE,
+    Kind,
+    Tally,
+)
 from bidak.match import Player
 
 JSON = dict[str, Any]
@@ -18,9 +28,6 @@ JSON = dict[str, Any]
 DOUBTFUL: Final = 0.02
 ERROR: Final = 0.04
 BLUNDER: Final = 0.08
-CLOSE_CUBE: Final = 0.16
-SCREEN_CUBE: Final = 0.30
-PR_SCALE: Final = 500.0
 LUCK_LEVEL: Final = "1ply"
 
 THRESHOLDS: Final[JSON] = {
@@ -31,6 +38,7 @@ THRESHOLDS: Final[JSON] = {
     "screen_cube": SCREEN_CUBE,
     "pr_scale": PR_SCALE,
     "luck_level": LUCK_LEVEL,
+    "definition": DEFINITION,
 }
 
 
@@ -111,6 +119,8 @@ class CheckerDecision:
 
     kind = "checker"
 
+    judging_kind = Kind.PLAY
+
     @property
     def forced(self) -> bool:
         return self.choices <= 1
@@ -160,6 +170,10 @@ class CubeDecision:
     kind = "cube"
 
     @property
+    def judging_kind(self) -> Kind:
+        return Kind.TAKE if self.choice in (CubeChoice.TAKE, CubeChoice.DROP) else Kind.DOUBLE
+
+    @property
     def verdict(self) -> Verdict:
         return Verdict.of(self.loss)
 
@@ -206,15 +220,12 @@ class GameReview:
 
 @dataclass(frozen=True, slots=True)
 class PlayerTotals:
-    """One player's figures. ``pr``: mean equity lost per counted decision x 500 (XG's
-    Performance Rating); ``luck``: the sum of the player's roll luck."""
+    """One player's figures. ``tally``: the counted decisions and their losses, whose PR is
+    :mod:`bidak.engine.judging`'s; ``luck``: the sum of the player's roll luck."""
 
     player: Player
     name: str
-    checker_decisions: int
-    cube_decisions: int
-    checker_loss: float
-    cube_loss: float
+    tally: Tally
     doubtful: int
     errors: int
     blunders: int
@@ -222,20 +233,28 @@ class PlayerTotals:
     rolls: int
 
     @property
+    def checker_decisions(self) -> int:
+        return self.tally.decisions((Kind.PLAY,))
+
+    @property
+    def cube_decisions(self) -> int:
+        return self.tally.decisions(CUBE_KINDS)
+
+    @property
     def decisions(self) -> int:
-        return self.checker_decisions + self.cube_decisions
+        return self.tally.decisions()
 
     @property
     def pr(self) -> float:
-        return _rate(self.checker_loss + self.cube_loss, self.decisions)
+        return self.tally.pr()
 
     @property
     def checker_pr(self) -> float:
-        return _rate(self.checker_loss, self.checker_decisions)
+        return self.tally.pr((Kind.PLAY,))
 
     @property
     def cube_pr(self) -> float:
-        return _rate(self.cube_loss, self.cube_decisions)
+        return self.tally.pr(CUBE_KINDS)
 
     def to_json(self) -> JSON:
         return {
@@ -247,7 +266,7 @@ class PlayerTotals:
             "decisions": self.decisions,
             "checker_decisions": self.checker_decisions,
             "cube_decisions": self.cube_decisions,
-            "equity_lost": self.checker_loss + self.cube_loss,
+            "equity_lost": self.tally.equity_lost(),
             "doubtful": self.doubtful,
             "errors": self.errors,
             "blunders": self.blunders,
@@ -256,23 +275,18 @@ class PlayerTotals:
         }
 
 
-def _rate(loss: float, count: int) -> float:
-    return PR_SCALE * loss / count if count else 0.0
-
-
 def totals_for(player: Player, name: str, games: Sequence[GameReview]) -> PlayerTotals:
     """Add up ``player``'s decisions over ``games``."""
     mine = [d for game in games for d in game.decisions if d.where.player is player]
+    tally = Tally()
+    for decision in mine:
+        tally.add(decision.judging_kind, decision.loss, decision.counted)
+    verdicts = [d.verdict for d in mine if d.counted]
     checker = [d for d in mine if isinstance(d, CheckerDecision)]
-    counted = [d for d in mine if d.counted]
-    verdicts = [d.verdict for d in counted]
     return PlayerTotals(
         player=player,
         name=name,
-        checker_decisions=sum(1 for d in checker if d.counted),
-        cube_decisions=sum(1 for d in counted if isinstance(d, CubeDecision)),
-        checker_loss=sum(d.loss for d in checker if d.counted),
-        cube_loss=sum(d.loss for d in counted if isinstance(d, CubeDecision)),
+        tally=tally,
         doubtful=verdicts.count(Verdict.DOUBTFUL),
         errors=verdicts.count(Verdict.ERROR),
         blunders=verdicts.count(Verdict.BLUNDER),

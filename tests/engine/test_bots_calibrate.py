@@ -20,10 +20,11 @@ from bidak.engine.calibrate import (
     make_judge,
 )
 from bidak.engine.duel import duel
+from bidak.engine.judging import Tally
 from bidak.engine.levels import LEVELS, Level, Style, UnknownLevel
 from bidak.engine.sage import Probabilities, RankedPlay
 from bidak.errors import BidakError
-from bidak.match import Double, Move, Phase, Player, Roll, RuleSet, new_match
+from bidak.match import Double, Move, Phase, Player, Roll, RuleSet, decider, new_match
 from bidak.rules import Position
 
 
@@ -77,12 +78,30 @@ def test_paired_duels_share_dice_and_give_an_interval() -> None:
 def test_the_bench_prints_both_tables() -> None:
     from bidak.bench.bots import run
 
-    tables = run(states=6, pairs=1, levels=(Level.BEGINNER, Level.NORMAL))
+    tables = run(states=6, pairs=1, levels=(Level.BEGINNER, Level.NORMAL), judge_ply="2ply")
     assert [table.title for table in tables] == [
-        "Decision time per level",
+        "Decision time per level, PR judged at 2ply on the same decisions",
         "Duels: game 1 of 25-point matches, dice shared by paired games",
     ]
     assert tables[0].row_count == 2 and tables[1].row_count == 1
+    # Each level's PR on the sample, by the one judging definition.
+    pr, counted = (tables[0].columns[index] for index in (-2, -1))
+    assert all(float(cell) >= 0.0 for cell in pr._cells)  # type: ignore[attr-defined]
+    assert all(0 < int(cell) <= 6 for cell in counted._cells)  # type: ignore[attr-defined]
+
+
+def test_the_bench_judges_with_the_judging_module() -> None:
+    from bidak.bench.bots import decision_states, judge_timings, time_levels
+
+    states = decision_states(8, seed=3)
+    timings = judge_timings(states, time_levels(states, (Level.BEGINNER,)), "2ply")
+    judge = make_judge("2ply")
+    expected = Tally()
+    for state, action in zip(states, timings[0].actions, strict=True):
+        player = decider(state)
+        assert player is not None
+        expected.add_judged(judge.action(state, player, action))
+    assert timings[0].tally == expected and expected.decisions() > 0
 
 
 # -- levels and the choice model ----------------------------------------------------------------

@@ -2,8 +2,11 @@
 
 Timing: every level decides each state of one seeded sample of decisions (checker plays with a
 choice, doubling decisions, answers to doubles) taken from Normal-vs-Normal matches, so the
-positions look like real play. Duel: points per game between each pair of levels over paired
-games with shared dice (see :func:`bidak.engine.duel.duel`).
+positions look like real play. The same decisions are judged at ``judge_ply`` by
+:class:`bidak.engine.judging.Judge`, so each level's PR on the sample is the one definition
+reviews and calibration use (a small sample: calibration/ has the measured figures). Duel:
+points per game between each pair of levels over paired games with shared dice (see
+:func:`bidak.engine.duel.duel`).
 """
 
 from __future__ import annotations
@@ -12,12 +15,13 @@ import itertools
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rich.table import Table
 
 from bidak.engine.bots import Bot, make_bot, shared_engines
 from bidak.engine.duel import DuelResult, duel, play
+from bidak.engine.judging import Judge, Tally
 from bidak.engine.levels import LEVELS, Level
 from bidak.match import Action, MatchState, Phase, Player, RuleSet, SeededDice, decider
 
@@ -50,6 +54,8 @@ class Timing:
     level: Level
     seconds: tuple[float, ...]
     kinds: tuple[str, ...]
+    actions: tuple[Action, ...] = ()
+    tally: Tally | None = None  # the decisions judged (see judge_timings)
 
     def quantile(self, q: float, kind: str | None = None) -> float:
         values = sorted(
@@ -73,19 +79,37 @@ def time_levels(
     for level in levels:
         shared_engines().evaluator(LEVELS[level].ply)
         bot = make_bot(level, seed)
-        seconds, kinds = [], []
+        seconds, kinds, actions = [], [], []
         for state in states:
             player = decider(state)
             assert player is not None
             start = clock()
-            bot.decide(state, player)
+            actions.append(bot.decide(state, player))
             seconds.append(clock() - start)
             kinds.append("checker" if state.phase is Phase.MOVE else "cube")
-        timings.append(Timing(level, tuple(seconds), tuple(kinds)))
+        timings.append(Timing(level, tuple(seconds), tuple(kinds), tuple(actions)))
     return timings
 
 
-def timing_table(timings: Sequence[Timing]) -> Table:
+def judge_timings(
+    states: Sequence[MatchState], timings: Sequence[Timing], judge_ply: str
+) -> list[Timing]:
+    """The timings with each level's decisions judged at ``judge_ply`` (one evaluation a state)."""
+    engines = shared_engines()
+    judge = Judge(engines.evaluator(judge_ply), engines.evaluator("1ply"), memo=True)
+    judged = []
+    for timing in timings:
+        tally = Tally()
+        for state, action in zip(states, timing.actions, strict=True):
+            player = decider(state)
+            assert player is not None
+            tally.add_judged(judge.action(state, player, action))
+        judged.append(replace(timing, tally=tally))
+    return judged
+
+
+def timing_table(timings: Sequence[Timing], judge_ply: str | None = None) -> Table:
+    judged = "" if judge_ply is None else f", PR judged at {judge_ply} on the same decisions"
     table = Table(
         "level",
         "ply",
@@ -96,7 +120,9 @@ def timing_table(timings: Sequence[Timing]) -> Table:
         "play p95",
         "cube p95",
         "p95 budget",
-        title="Decision time per level",
+        "PR",
+        "counted",
+        title="Decision time per level" + judged,
     )
     for timing in timings:
         budget = BUDGETS.get(timing.level)
@@ -114,6 +140,8 @@ def timing_table(timings: Sequence[Timing]) -> Table:
             f"{timing.quantile(0.95, 'checker') * 1000:.1f}",
             f"{timing.quantile(0.95, 'cube') * 1000:.1f}",
             verdict,
+            "" if timing.tally is None else f"{timing.tally.pr():.2f}",
+            "" if timing.tally is None else str(timing.tally.decisions()),
         )
     return table
 
@@ -172,15 +200,19 @@ def run(
     seed: int = 2026,
     length: int = 25,
     levels: Sequence[Level] = tuple(Level),
+    judge_ply: str | None = "3ply",
     progress: Progress | None = None,
 ) -> list[Table]:
-    """Both tables of ``bidak bench bots``."""
+    """Both tables of ``bidak bench bots`` (``judge_ply`` ``None``: no PR column figures)."""
     say = progress or (lambda _: None)
     say(f"sampling {states} decisions from seeded Normal-vs-Normal matches")
     sample = decision_states(states, seed)
     say("timing " + ", ".join(level.value for level in levels))
     timings = time_levels(sample, levels, seed=seed)
-    tables = [timing_table(timings)]
+    if judge_ply is not None:
+        say(f"judging the decisions at {judge_ply}")
+        timings = judge_timings(sample, timings, judge_ply)
+    tables = [timing_table(timings, judge_ply)]
     if pairs > 0 and len(levels) > 1:
         say(f"duels: {pairs} pairs of games per pairing")
         tables.append(

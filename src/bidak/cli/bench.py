@@ -52,10 +52,16 @@ def bots(
     seed: Annotated[int, typer.Option(help="seed of the sample matches and the duel dice")] = 2026,
     length: Annotated[int, typer.Option(help="duel games are the first of such a match")] = 25,
     levels: Annotated[str, typer.Option(help="comma-separated levels")] = "beginner,normal,expert",
+    judge: Annotated[
+        str, typer.Option(help="engine level judging the timed decisions for PR (none: skip)")
+    ] = "3ply",
 ) -> None:
-    """Decision time per bot level (median, p95) and duels between the levels (points per game)."""
+    """Decision time and PR per bot level, and duels between the levels (points per game)."""
     from bidak.bench.bots import run
+    from bidak.engine.hints import check_level
     from bidak.engine.levels import Level
+
+    judge_ply = None if judge == "none" else check_level(judge)
 
     chosen = [Level.parse(name) for name in levels.split(",") if name.strip()]
     for table in run(
@@ -64,6 +70,7 @@ def bots(
         seed=seed,
         length=length,
         levels=chosen,
+        judge_ply=judge_ply,
         progress=lambda text: console.print(f"[dim]{text}[/dim]"),
     ):
         console.print(table)

@@ -2,9 +2,10 @@
 
 Two checks, both inside pytest so CI runs them with the suite: the import-linter contracts of
 ``pyproject.toml`` (each layer imports only the layers below it; no server, bench or cli module
-and no web or database library reaches the engine or the core, even indirectly), and the core
-(``rules``, ``match``, ``formats``, with ``bidak.errors`` and the package's ``__init__`` they
-load) importing nothing but the standard library and itself.
+and no web or database library reaches the engine, the core or the pure rule packages, even
+indirectly), and the core (``rules``, ``match``, ``formats``, with ``bidak.errors`` and the
+package's ``__init__`` they load) importing nothing but the standard library and itself, the
+pure rule packages (``ratings``, ``economy``, ``pairing``) nothing but the standard library.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "bidak"
 CORE = ("rules", "match", "formats")
 CORE_IMPORTABLE = {"bidak", *(f"bidak.{name}" for name in (*CORE, "errors"))}
+PURE = ("ratings", "economy", "pairing")  # used by the server, importing nothing of Bidak's
 
 
 def test_the_import_contracts_hold() -> None:
@@ -67,6 +69,18 @@ def allowed_in_core(module: str) -> bool:
     if top == "bidak":
         return ".".join(module.split(".")[:2]) in CORE_IMPORTABLE
     return top in sys.stdlib_module_names
+
+
+def test_the_pure_rule_packages_import_only_the_standard_library() -> None:
+    files = [path for name in PURE for path in sorted((PACKAGE / name).rglob("*.py"))]
+    assert {path.relative_to(PACKAGE).parts[0] for path in files} == set(PURE)
+    wrong = [
+        f"{path.relative_to(ROOT)}:{line} imports {module}"
+        for path in files
+        for line, module in imported(path.read_text(encoding="utf-8"), package_of(path))
+        if module.split(".")[0] not in sys.stdlib_module_names
+    ]
+    assert not wrong, "a pure package may import only the standard library:\n" + "\n".join(wrong)
 
 
 def test_the_core_imports_only_the_standard_library_and_itself() -> None:

@@ -111,15 +111,20 @@ LEVELS: Final[dict[Level, Style]] = {
 """The style of each level, tuned to its target PR (XG convention, lower is better).
 
 Measured by ``scripts/calibrate.py`` in self-play 7-point matches, judged one ply deeper than the
-level plays; the runs are in ``calibration/<level>.json``:
+level plays by :mod:`bidak.engine.judging` (the definition reviews use, ``docs/analysis.md``);
+the runs are in ``calibration/<level>.json``:
 
-========  ======  =====  ===========  ============
-level     target  PR     judged at    games
-========  ======  =====  ===========  ============
-Beginner  20-30   24.0   2-ply        200
-Normal    8-12    10.6   2-ply        200
-Expert    <= 3    0.85   3-ply        201
-========  ======  =====  ===========  ============
+========  ======  ============  ===========  =====================================
+level     target  PR            judged at    games
+========  ======  ============  ===========  =====================================
+Beginner  20-30   24.95 ± 0.73  2-ply        200
+Normal    8-12    11.05 ± 0.41  2-ply        200
+Expert    <= 3    0.85 ± 0.08   3-ply        201, before the judging module (below)
+========  ======  ============  ===========  =====================================
+
+Under the definition before :mod:`bidak.engine.judging` (holds counted within 0.25 of doubling)
+the same games gave Beginner 24.0 and Normal 10.6: the same checker plays and answers, fewer holds
+counted now. Expert's run under the new definition is in progress; see ``calibration/``.
 """
 
 QUICK: Final = Style(ply="1ply")

@@ -27,7 +27,7 @@ from bidak.engine.bots_choice import exposed_blots, hits
 from bidak.engine.calibrate import default_judge_ply
 from bidak.engine.context import context_for
 from bidak.engine.duel import play
-from bidak.engine.judging import CLOSE_CUBE, PR_SCALE
+from bidak.engine.judging import CLOSE_CUBE, pr
 from bidak.engine.levels import LEVELS, Level, Style
 from bidak.match import Action, MatchState, Phase, Player, RuleSet, SeededDice, current_plays
 
@@ -146,11 +146,10 @@ def expected_pr(sample: Sample, style: Style) -> tuple[float, float, float]:
     rng = random.Random(7)
     checker = sum(play_loss(candidates, style, rng) for candidates in sample.plays)
     cube_loss, cube_count = cube_losses(sample, style)
-    total = PR_SCALE * (checker + cube_loss) / (len(sample.plays) + cube_count)
     return (
-        total,
-        PR_SCALE * checker / max(1, len(sample.plays)),
-        PR_SCALE * cube_loss / max(1.0, cube_count),
+        pr(checker + cube_loss, len(sample.plays) + cube_count),
+        pr(checker, len(sample.plays)),
+        pr(cube_loss, cube_count),
     )
 
 

@@ -70,8 +70,9 @@ KINDS: Final = tuple(Kind)
 CUBE_KINDS: Final = (Kind.DOUBLE, Kind.TAKE)
 
 
-def pr(loss: float, count: int) -> float:
-    """PR of ``count`` counted decisions that lost ``loss`` in all (0.0 for none).
+def pr(loss: float, count: float) -> float:
+    """PR of ``count`` counted decisions that lost ``loss`` in all (0.0 for none); ``count``
+    may be an expected number (``scripts/tune_levels.py``).
 
     >>> pr(0.2, 40), pr(0.0, 0)
     (2.5, 0.0)

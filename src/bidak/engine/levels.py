@@ -119,12 +119,13 @@ level     target  PR            judged at    games
 ========  ======  ============  ===========  =====================================
 Beginner  20-30   24.95 ± 0.73  2-ply        200
 Normal    8-12    11.05 ± 0.41  2-ply        200
-Expert    <= 3    0.85 ± 0.08   3-ply        201, before the judging module (below)
+Expert    <= 3    0.92 ± 0.21   3-ply        29 of 200 so far (run in progress)
 ========  ======  ============  ===========  =====================================
 
 Under the definition before :mod:`bidak.engine.judging` (holds counted within 0.25 of doubling)
-the same games gave Beginner 24.0 and Normal 10.6: the same checker plays and answers, fewer holds
-counted now. Expert's run under the new definition is in progress; see ``calibration/``.
+the same games gave Beginner 24.0, Normal 10.6 and Expert 0.85 ± 0.08 (201 games): the same
+checker plays and answers, fewer holds counted now. Expert's run resumes from its file
+(``scripts/calibrate_all.sh``).
 """
 
 QUICK: Final = Style(ply="1ply")

@@ -74,7 +74,7 @@ function checker(x, y, mine, extra = "") {
 }
 
 let boards = 0;
-const TILE = 32; // a texture tile's side in board units (the tile is drawn 24 x 24)
+const TILE = 48; // a texture tile's side in board units (the tile is drawn 24 x 24), calm on a phone
 
 export function createBoard({ onTarget, label = "" } = {}) {
   let state = null;

@@ -73,8 +73,13 @@ function checker(x, y, mine, extra = "") {
     s("circle", { r: G.R - 9, class: "ck-ring" }));
 }
 
+let boards = 0;
+const TILE = 48; // a texture tile's side in board units (the tile is drawn 24 x 24), calm on a phone
+
 export function createBoard({ onTarget, label = "" } = {}) {
   let state = null;
+  let texture = null; // the board theme's texture: an SVG pattern over the playing surface
+  const patternId = `texture-${(boards += 1)}`;
   const svg = s("svg", {
     viewBox: `0 0 ${G.W} ${G.H}`, class: "board", role: "img", "aria-label": label,
     preserveAspectRatio: "xMidYMid meet",
@@ -133,6 +138,11 @@ export function createBoard({ onTarget, label = "" } = {}) {
     parts.push(s("rect", { x: 0, y: 0, width: G.W, height: G.H, rx: 18, class: "frame" }));
     parts.push(s("rect", { x: G.xL, y: G.top, width: 6 * G.PW, height: G.bottom - G.top, class: "surface" }));
     parts.push(s("rect", { x: G.xR, y: G.top, width: 6 * G.PW, height: G.bottom - G.top, class: "surface" }));
+    if (texture) {
+      for (const x of [G.xL, G.xR]) {
+        parts.push(s("rect", { x, y: G.top, width: 6 * G.PW, height: G.bottom - G.top, class: "texture", fill: `url(#${patternId})`, "data-texture": texture }));
+      }
+    }
     parts.push(s("rect", { x: G.xBar, y: G.top - 6, width: G.BARW, height: G.bottom - G.top + 12, class: "bar" }));
     if (next.trays !== false) {
       parts.push(s("rect", { x: G.xTray, y: G.top, width: G.TRAY, height: G.half - 6, rx: 6, class: "tray" }));
@@ -313,5 +323,19 @@ export function createBoard({ onTarget, label = "" } = {}) {
     render({ ...state, board: after });
   }
 
-  return { svg, render, animateStep, get state() { return state; } };
+  /** Lay the texture `name` (a tile at /api/shop/textures/{name}.svg) over the surface, or none. */
+  function setTexture(name) {
+    const next = name || null;
+    if (next === texture) return;
+    texture = next;
+    const old = defs.querySelector(`#${patternId}`);
+    if (old) old.remove();
+    if (texture) {
+      defs.append(s("pattern", { id: patternId, width: TILE, height: TILE, patternUnits: "userSpaceOnUse", x: G.xL, y: G.top },
+        s("image", { href: `/api/shop/textures/${encodeURIComponent(texture)}.svg`, width: TILE, height: TILE, preserveAspectRatio: "none" })));
+    }
+    if (state) render(state);
+  }
+
+  return { svg, render, animateStep, setTexture, get state() { return state; } };
 }

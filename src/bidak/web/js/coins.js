@@ -2,7 +2,7 @@
 // buy board themes and checker sets; matches never give or take coins (docs/protocol.md, Coins).
 import { api, ApiError } from "./api.js";
 import { h, tx, raw, button, clear } from "./dom.js";
-import { onLanguage } from "./i18n.js";
+import { onLanguage, t } from "./i18n.js";
 import { toast } from "./ui.js";
 import { forgetLooks } from "./looks.js";
 
@@ -10,7 +10,7 @@ import { forgetLooks } from "./looks.js";
 function purchaseKey() {
   if (globalThis.crypto && typeof crypto.randomUUID === "function") return crypto.randomUUID();
   const bytes = new Uint8Array(16);
-  crypto.getRandomValues(bytes);
+  crypto.getRandomValues(bytes); // randomUUID needs a secure context, this does not
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
@@ -25,150 +25,199 @@ async function buyOnce(item) {
   }
 }
 
-/** The lobby's card: balance, streak, the next reward and the check-in button. */
-export function coinsCard({ navigate, onBalance }) {
+/** How far the streak is along the reward table: the days done, and the next day's index. */
+function streakDays(wallet) {
+  const cycle = wallet.rewards.length;
+  let done = wallet.streak > 0 ? ((wallet.streak - 1) % cycle) + 1 : 0;
+  // A cycle closed before today: today's check-in starts the table again at day 1.
+  if (done === cycle && !wallet.checked_in_today) done = 0;
+  return { done, next: done % cycle };
+}
+
+/**
+ * The lobby's card: balance, streak, the reward table, the check-in button and the way to the
+ * shop. `session`: the visitor's first request (the wallet waits for it, since that request
+ * creates a new visitor's guest). Returns {el, close}; `el` stays the same element, so the
+ * lobby can put it back after drawing itself again.
+ */
+export function coinsCard({ navigate, session = Promise.resolve() }) {
   const card = h("section", { class: "card coins-card", id: "coins-card" });
   let wallet = null;
+  let failed = false;
   let busy = false;
+  let gone = false;
+
+  function rewards() {
+    const { done, next } = streakDays(wallet);
+    return h("ol", { class: "coins-days", id: "coins-days", "aria-label": t("coins.days") },
+      wallet.rewards.map((coins, i) => h("li", {
+        class: `coins-day${i < done ? " done" : ""}${i === next && !wallet.checked_in_today ? " next" : ""}`,
+        "data-day": i + 1,
+      }, tx("coins.day", { n: i + 1 }, "span", { class: "coins-day-n" }), raw(String(coins), "b"))));
+  }
 
   function draw() {
     const head = h("div", { class: "card-head" },
-      h("span", { class: "card-icon icon-coin", "aria-hidden": "true" }), tx("coins.title", null, "h2"));
+      h("span", { class: "card-icon icon-coin", "aria-hidden": "true" }), tx("coins.title", null, "h2"),
+      wallet ? h("p", { class: "coins-balance" },
+        raw(String(wallet.balance), "strong", { id: "coins-balance" }), " ", tx("coins.unit")) : null);
     if (wallet === null) {
-      clear(card).append(head, h("p", { class: "muted" }, h("span", { class: "spinner" })));
+      clear(card).append(head, failed
+        ? h("p", { class: "muted" }, tx("coins.unavailable"), " ",
+          button("coins.retry", () => { failed = false; draw(); load(); }, { class: "btn ghost small", id: "coins-retry" }))
+        : h("p", { class: "muted" }, h("span", { class: "spinner" })));
       return;
     }
     const done = wallet.checked_in_today;
     clear(card).append(head,
-      h("p", { class: "coins-balance" },
-        raw(String(wallet.balance), "strong", { id: "coins-balance" }), " ", tx("coins.unit")),
-      h("p", { class: "muted small", id: "coins-streak" },
-        wallet.streak > 0 ? tx("coins.streak", { n: wallet.streak }) : tx("coins.no_streak")),
+      wallet.streak > 0
+        ? tx("coins.streak", { n: wallet.streak }, "p", { class: "coins-streak", id: "coins-streak" })
+        : tx("coins.no_streak", null, "p", { class: "coins-streak muted", id: "coins-streak" }),
+      rewards(),
       button(done ? "coins.checked_in" : "coins.check_in", checkIn, {
-        class: `btn ${done ? "" : "primary"} wide`, id: "check-in", disabled: done || busy,
-        params: { n: wallet.next_reward },
+        class: `btn${done ? "" : " primary"} wide`, id: "check-in", disabled: done || busy,
+        params: { n: wallet.next_reward }, "data-done": done ? "true" : "false",
       }),
-      done ? tx("coins.tomorrow", { n: wallet.next_reward }, "p", { class: "muted small", id: "coins-next" }) : null,
-      button("coins.open_shop", () => navigate("/shop"), { class: "btn ghost wide", id: "open-shop" }),
-      tx("coins.no_matches", null, "p", { class: "muted small" }));
+      done
+        ? tx("coins.tomorrow", { n: wallet.next_reward }, "p", { class: "muted small coins-next", id: "coins-next" })
+        : tx("coins.reset", null, "p", { class: "muted small coins-next", id: "coins-next" }),
+      button("coins.open_shop", () => navigate("/shop"), { class: "btn wide", id: "open-shop" }),
+      tx("coins.no_matches", null, "p", { class: "muted small coins-note" }));
   }
 
   async function load() {
     try {
+      await session;
       wallet = await api.wallet();
+      failed = false;
     } catch {
-      wallet = { balance: 0, streak: 0, checked_in_today: false, next_reward: 10 };
+      failed = wallet === null;
     }
-    draw();
+    if (!gone) draw();
   }
 
   async function checkIn() {
-    if (busy) return;
+    if (busy || !wallet || wallet.checked_in_today) return;
     busy = true;
     draw();
     try {
       const result = await api.checkIn();
-      if (!result.already) toast(tx("coins.credited", { n: result.credited }), "good");
-      await load();
-      if (onBalance) onBalance(result.balance);
+      // The answer says all the card shows: no second request, no reload.
+      wallet = { ...wallet, balance: result.balance, streak: result.streak, checked_in_today: true, next_reward: result.next_reward };
+      toast(result.already ? tx("coins.checked_in") : tx("coins.credited", { n: result.credited }));
     } catch {
       toast(tx("error.generic"), "error");
     } finally {
       busy = false;
-      draw();
+      if (!gone) draw();
     }
   }
 
   draw();
   load();
   const off = onLanguage(draw);
-  return { el: card, close: off };
+  return { el: card, close: () => { gone = true; off(); } };
 }
 
 /** The shop: every board theme and checker set, to buy and to wear. */
 export function mountShop(root, { navigate }) {
   let shop = null;
+  let failed = false;
   let pending = null;
+  let gone = false;
 
   function itemCard(item) {
     const state = item.equipped ? "shop.wearing" : item.owned ? "shop.owned" : null;
     const action = item.equipped
       ? null
       : item.owned
-        ? button("shop.wear", () => wear(item), { class: "btn small", "data-wear": item.id })
+        ? button("shop.wear", () => wear(item), { class: "btn small", "data-wear": item.id, disabled: pending !== null })
         : button("shop.buy", () => buy(item), {
           class: "btn primary small", "data-buy": item.id, params: { n: item.price },
           disabled: pending !== null || shop.balance < item.price,
         });
-    return h("li", { class: `shop-item${item.equipped ? " on" : ""}`, "data-item": item.id },
-      h("img", { src: item.preview, alt: "", width: item.kind === "board" ? 120 : 64, height: item.kind === "board" ? 80 : 64, class: "shop-preview" }),
-      tx(`shop.item.${item.id}`, null, "span", { class: "shop-name" }),
-      state ? tx(state, null, "span", { class: "badge good" }) : tx("shop.price", { n: item.price }, "span", { class: "badge" }),
-      action);
+    const board = item.kind === "board";
+    return h("li", { class: `shop-item shop-${item.kind}${item.equipped ? " on" : ""}`, "data-item": item.id },
+      h("img", { src: item.preview, alt: "", width: board ? 120 : 80, height: 80, class: "shop-preview", decoding: "async" }),
+      h("div", { class: "shop-text" },
+        tx(`shop.item.${item.id}`, null, "span", { class: "shop-name" }),
+        state ? tx(state, null, "span", { class: `badge${item.equipped ? " good" : ""} shop-state` }) : null),
+      action || h("span", { class: "shop-action-none" }));
   }
 
-  function section(kind, title) {
+  function section(kind, title, note) {
     const items = shop.items.filter((i) => i.kind === kind);
-    return h("section", { class: "card", id: `shop-${kind}` },
+    return h("section", { class: "card shop-section", id: `shop-${kind}` },
       tx(title, null, "h2"),
-      kind === "checkers" ? tx("shop.checkers_note", null, "p", { class: "muted small" }) : tx("shop.board_note", null, "p", { class: "muted small" }),
+      tx(note, null, "p", { class: "muted small" }),
       h("ul", { class: "shop-grid" }, items.map(itemCard)));
   }
 
   function draw() {
+    if (gone) return;
     const top = h("div", { class: "shop-top" },
-      button("nav.lobby", () => navigate("/"), { class: "btn ghost small", id: "shop-back" }),
+      button("nav.back", () => navigate("/"), { class: "btn ghost small", id: "shop-back" }),
       tx("shop.title", null, "h1"),
       shop ? h("p", { class: "coins-balance" }, raw(String(shop.balance), "strong", { id: "shop-balance" }), " ", tx("coins.unit")) : null);
-    if (shop === null) {
-      clear(root).append(h("div", { class: "shop" }, top, h("span", { class: "spinner" })));
-      return;
+    let body;
+    if (shop) {
+      body = h("div", { class: "shop-columns" },
+        section("board", "shop.boards", "shop.board_note"), section("checkers", "shop.checkers", "shop.checkers_note"));
+    } else if (failed) {
+      body = h("div", { class: "card center-card" }, tx("error.generic", null, "p"),
+        button("coins.retry", () => { failed = false; draw(); load(); }, { class: "btn primary", id: "shop-retry" }));
+    } else {
+      body = h("div", { class: "spinner-row" }, h("span", { class: "spinner" }));
     }
-    clear(root).append(h("div", { class: "shop" }, top,
-      h("div", { class: "shop-columns" }, section("board", "shop.boards"), section("checkers", "shop.checkers"))));
+    clear(root).append(h("div", { class: "shop", id: "shop" }, top, tx("shop.earn", null, "p", { class: "muted shop-earn" }), body));
   }
 
   async function load() {
     try {
       shop = await api.shop();
+      failed = false;
     } catch {
-      toast(tx("error.generic"), "error");
-      shop = { balance: 0, items: [] };
+      failed = shop === null;
+      if (!failed) toast(tx("error.generic"), "error");
     }
     draw();
   }
 
   async function buy(item) {
+    if (pending !== null) return;
     pending = item.id;
     draw();
     try {
       await buyOnce(item.id);
-      toast(tx("shop.bought"), "good");
+      toast(tx("shop.bought"));
       forgetLooks();
     } catch (error) {
       toast(tx(error instanceof ApiError && error.status === 409 ? "shop.short" : "error.generic"), "error");
-    } finally {
-      pending = null;
-      await load();
     }
+    pending = null;
+    await load();
   }
 
   async function wear(item) {
+    if (pending !== null) return;
+    pending = item.id;
+    draw();
     const choice = { board: shop.board, checkers: shop.checkers };
     if (item.kind === "board") choice.board = item.id;
     else choice.checkers = item.id;
     try {
       await api.equip(choice);
       forgetLooks();
-      toast(tx("shop.worn"), "good");
+      toast(tx("shop.worn"));
     } catch {
       toast(tx("error.generic"), "error");
     }
+    pending = null;
     await load();
   }
 
   draw();
   load();
   const off = onLanguage(draw);
-  return () => off();
+  return () => { gone = true; off(); };
 }

@@ -1,5 +1,6 @@
 // The lobby: play a bot, create or join a friend room, the player's matches, their name.
 import { api } from "./api.js";
+import { coinsCard } from "./coins.js";
 import { h, tx, raw, button, clear } from "./dom.js";
 import { t, onLanguage } from "./i18n.js";
 import { segmented, toast } from "./ui.js";
@@ -29,6 +30,7 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
   let history = null;
   let editing = false;
   let gone = false;
+  const coins = coinsCard({ navigate, session }); // one element, put back at every drawing
 
   const lengths = [1, 3, 5, 7].map((n) => ({ value: n, key: n === 1 ? "opt.length.one" : "opt.length.n", params: { n } }));
   const onOff = [{ value: true, key: "opt.on" }, { value: false, key: "opt.off" }];
@@ -166,7 +168,7 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
       h("div", { class: "lobby-grid" },
         h("div", { class: "col" }, practiceCard(), joinCard()),
         h("div", { class: "col" }, friendCard()),
-        h("div", { class: "col" }, profileCard(), historyCard()))));
+        h("div", { class: "col" }, profileCard(), coins.el, historyCard()))));
   }
 
   /** Draw one card again, leaving the others (and what is typed in them) alone. */
@@ -181,5 +183,5 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
     .then((items) => { history = items; }, () => { history = []; })
     .then(() => refresh("history-card", historyCard));
   const off = onLanguage(draw);
-  return () => { gone = true; off(); };
+  return () => { gone = true; off(); coins.close(); };
 }

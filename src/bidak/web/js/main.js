@@ -1,9 +1,10 @@
 // Boot: language, the header, the visitor's account, and a hash router:
-// #/ lobby · #/room/CODE table · #/review/MATCH review.
+// #/ lobby · #/room/CODE table · #/review/MATCH review · #/shop the coins shop.
 // The first view is drawn while the module runs, before any network answer: the lobby shows
 // its cards at once and fills in the account when /api/me answers. Every other request waits
 // for that answer (`session`), since the first one of a new visitor creates their guest.
 import { api } from "./api.js";
+import { mountShop } from "./coins.js";
 import { h, tx, button, clear } from "./dom.js";
 import { LANGUAGES, defaultLanguage, setLanguage, language, onLanguage, t } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
@@ -43,11 +44,12 @@ function route() {
   const hash = location.hash.replace(/^#/, "") || "/";
   const room = /^\/room\/([A-Za-z0-9_-]+)/.exec(hash);
   const review = /^\/review\/([A-Za-z0-9_-]+)/.exec(hash);
-  document.body.dataset.view = room ? "table" : review ? "review" : "lobby";
+  const shop = hash === "/shop";
+  document.body.dataset.view = room ? "table" : review ? "review" : shop ? "shop" : "lobby";
   if (!room || !document.body.dataset.room || document.body.dataset.room !== room[1]) window.scrollTo(0, 0);
   document.body.dataset.room = room ? room[1] : "";
   const mine = ++routed;
-  if (!room && !review) {
+  if (!room && !review && !shop) {
     unmount = mountLobby(main, { navigate, me: () => me, setMe: (x) => { me = x; }, session });
     return;
   }
@@ -55,6 +57,7 @@ function route() {
   session.then(() => {
     if (mine !== routed) return; // the visitor went somewhere else meanwhile
     if (room) unmount = mountTable(main, room[1], { navigate });
+    else if (shop) unmount = mountShop(main, { navigate });
     else unmount = mountReview(main, review[1], { navigate });
   });
 }

@@ -6,6 +6,7 @@ import { createBoard } from "./board.js";
 import { Connection } from "./connection.js";
 import { h, tx, raw, button, clear } from "./dom.js";
 import { t, onLanguage } from "./i18n.js";
+import { applyLooks, preloadLooks } from "./looks.js";
 import {
   BAR, OFF, applyMine, applyTheirs, cloneBoard, consistentPlays, expandPlays, isComplete, options,
   usedDice,
@@ -54,6 +55,7 @@ export function mountTable(root, code, { navigate }) {
 
   // -- connection -----------------------------------------------------------------------------
   async function start() {
+    preloadLooks(); // while the room and the socket come
     layout();
     renderAll();
     try {
@@ -114,6 +116,7 @@ export function mountTable(root, code, { navigate }) {
     v.match = message.match;
     setClock(message);
     for (const item of message.missed || []) addLog(item.event, item.version);
+    await paintLooks();
     if (!message.table) {
       v.table = null;
       renderAll();
@@ -388,6 +391,11 @@ export function mountTable(root, code, { navigate }) {
       board: b, movable: new Set(opts.keys()), selected: v.selected, dests, dice, cube,
       arrows: arrows || [], cursor: v.cursor,
     };
+  }
+
+  /** The viewer's board theme and each seat's checkers (the viewer's seat, or seat 0, is "me"). */
+  async function paintLooks() {
+    board.setTexture(await applyLooks(el.main, v.seats, v.seat));
   }
 
   function renderBoard() {
@@ -813,7 +821,7 @@ export function mountTable(root, code, { navigate }) {
 
   document.addEventListener("keydown", onKey);
   const ticker = setInterval(renderClocks, 250);
-  const offLanguage = onLanguage(() => { layout(); onStatus(v.status); renderAll(); });
+  const offLanguage = onLanguage(() => { layout(); paintLooks(); onStatus(v.status); renderAll(); });
   const stopEnded = setInterval(() => {
     if (v.table && v.table.phase === "match_over" && !v.matchOverShown && !document.querySelector(".backdrop")) showMatchOver();
   }, 500);

@@ -61,7 +61,9 @@ class ShopItemOut(BaseModel):
 class ShopOut(BaseModel):
     balance: int
     board: str
-    checkers: str
+    checkers: str | None = Field(
+        description="the set you chose (null: the seat's default, ivory or ebony)"
+    )
     items: list[ShopItemOut]
 
 
@@ -161,7 +163,7 @@ async def shop(player: PlayerDep, services: ServicesDep) -> ShopOut:
         )
         for chosen in catalogue.CHECKERS
     ]
-    return ShopOut(balance=purse.balance, board=board, checkers=checkers, items=items)
+    return ShopOut(balance=purse.balance, board=board, checkers=purse.checkers, items=items)
 
 
 @router.get("/api/shop/{item_id}/preview.svg", response_class=Response)

@@ -52,4 +52,14 @@ export const api = {
   buy: (item, key) =>
     call("POST", `/api/shop/${encodeURIComponent(item)}/buy`, undefined, { "Idempotency-Key": key }),
   equip: (choice) => call("POST", "/api/me/equip", choice),
+  // Playing strangers (issue 18)
+  quick: (options) => call("POST", "/api/quick", options),
+  quickStatus: () => call("GET", "/api/quick"),
+  leaveQuick: () => call("DELETE", "/api/quick"),
+  rematch: (code) => call("POST", `/api/rooms/${encodeURIComponent(code)}/rematch`),
+  mute: (code, seat, muted) => call("POST", `/api/rooms/${encodeURIComponent(code)}/mute`, { seat, muted }),
+  matchRating: (matchId) => call("GET", `/api/matches/${encodeURIComponent(matchId)}/rating`),
+  player: (id) => call("GET", `/api/players/${encodeURIComponent(id)}`),
+  leaderboard: () => call("GET", "/api/leaderboard"),
+  live: () => call("GET", "/api/live"),
 };

@@ -1,9 +1,10 @@
-// The lobby: play a bot, create or join a friend room, the player's matches, their name.
+// The lobby: quick match, play a bot, create or join a friend room, the player's matches, their name.
 import { api } from "./api.js";
 import { coinsCard } from "./coins.js";
 import { h, tx, raw, button, clear } from "./dom.js";
 import { t, onLanguage } from "./i18n.js";
 import { segmented, toast } from "./ui.js";
+import { quickMatch } from "./quick.js";
 
 const PRACTICE_KEY = "bidak.practice";
 const FRIEND_KEY = "bidak.friend";
@@ -31,6 +32,7 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
   let editing = false;
   let gone = false;
   const coins = coinsCard({ navigate, session }); // one element, put back at every drawing
+  const quick = quickMatch({ navigate, session, me });
 
   const lengths = [1, 3, 5, 7].map((n) => ({ value: n, key: n === 1 ? "opt.length.one" : "opt.length.n", params: { n } }));
   const onOff = [{ value: true, key: "opt.on" }, { value: false, key: "opt.off" }];
@@ -166,7 +168,7 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
     clear(root).append(h("div", { class: "lobby" },
       h("div", { class: "hero" }, tx("lobby.tagline", null, "h1"), tx("lobby.sub", null, "p", { class: "muted" })),
       h("div", { class: "lobby-grid" },
-        h("div", { class: "col" }, practiceCard(), joinCard()),
+        h("div", { class: "col" }, quick.card(), practiceCard(), joinCard()),
         h("div", { class: "col" }, friendCard()),
         h("div", { class: "col" }, profileCard(), coins.el, historyCard()))));
   }
@@ -183,5 +185,5 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
     .then((items) => { history = items; }, () => { history = []; })
     .then(() => refresh("history-card", historyCard));
   const off = onLanguage(draw);
-  return () => { gone = true; off(); coins.close(); };
+  return () => { gone = true; off(); coins.close(); quick.stop(); };
 }

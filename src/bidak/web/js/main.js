@@ -1,5 +1,6 @@
 // Boot: language, the header, the visitor's account, and a hash router:
-// #/ lobby · #/room/CODE table · #/review/MATCH review · #/shop the coins shop.
+// #/ lobby · #/room/CODE table · #/review/MATCH review · #/shop the coins shop ·
+// #/leaderboard · #/live · #/player/ID.
 // The first view is drawn while the module runs, before any network answer: the lobby shows
 // its cards at once and fills in the account when /api/me answers. Every other request waits
 // for that answer (`session`), since the first one of a new visitor creates their guest.
@@ -8,6 +9,7 @@ import { mountShop } from "./coins.js";
 import { h, tx, button, clear } from "./dom.js";
 import { LANGUAGES, defaultLanguage, setLanguage, language, onLanguage, t } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
+import { mountLeaderboard, mountLive, mountPlayer } from "./players.js";
 import { mountReview } from "./review.js";
 import { openRules } from "./rules.js";
 import { mountTable } from "./table.js";
@@ -45,11 +47,12 @@ function route() {
   const room = /^\/room\/([A-Za-z0-9_-]+)/.exec(hash);
   const review = /^\/review\/([A-Za-z0-9_-]+)/.exec(hash);
   const shop = hash === "/shop";
-  document.body.dataset.view = room ? "table" : review ? "review" : shop ? "shop" : "lobby";
+  const community = /^\/(leaderboard|live)$/.exec(hash) || /^\/(player)\/([A-Za-z0-9_-]+)$/.exec(hash);
+  document.body.dataset.view = room ? "table" : review ? "review" : shop ? "shop" : community ? community[1] : "lobby";
   if (!room || !document.body.dataset.room || document.body.dataset.room !== room[1]) window.scrollTo(0, 0);
   document.body.dataset.room = room ? room[1] : "";
   const mine = ++routed;
-  if (!room && !review && !shop) {
+  if (!room && !review && !shop && !community) {
     unmount = mountLobby(main, { navigate, me: () => me, setMe: (x) => { me = x; }, session });
     return;
   }
@@ -58,7 +61,10 @@ function route() {
     if (mine !== routed) return; // the visitor went somewhere else meanwhile
     if (room) unmount = mountTable(main, room[1], { navigate });
     else if (shop) unmount = mountShop(main, { navigate });
-    else unmount = mountReview(main, review[1], { navigate });
+    else if (review) unmount = mountReview(main, review[1], { navigate });
+    else if (community[1] === "leaderboard") unmount = mountLeaderboard(main, { navigate });
+    else if (community[1] === "live") unmount = mountLive(main, { navigate });
+    else unmount = mountPlayer(main, community[2], { navigate });
   });
 }
 

@@ -12,6 +12,9 @@ import {
   usedDice,
 } from "./selection.js";
 import { dialog, toast, closeDialogs, copyText, prefersReducedMotion, formatClock, signed, pct, segmented } from "./ui.js";
+import { createAfterMatch } from "./aftermatch.js";
+import { playerLink } from "./players.js";
+import { createTalk } from "./talk.js";
 
 const STEP_MS = 300;
 
@@ -30,6 +33,8 @@ export function mountTable(root, code, { navigate }) {
     ended: null, connection: null, status: "connecting", diceOverride: null,
   };
   const el = {};
+  const talk = createTalk({ code, view: () => v, send: (m) => !!v.connection && v.connection.send(m), redraw: () => renderSeats() });
+  const after = createAfterMatch({ code, view: () => ({ ...v, code }), navigate, nameOf });
   const board = createBoard({ onTarget: (p) => { if (pressedOn === v.version) tap(p); }, label: t("board.label") });
 
   // -- layout ------------------------------------------------------------------------------------
@@ -48,7 +53,8 @@ export function mountTable(root, code, { navigate }) {
     el.waiting = h("div", { class: "waiting hidden", id: "waiting" });
     const side = h("aside", { class: "side" }, el.status, el.hint,
       h("section", { class: "panel log-panel" }, tx("log.title", null, "h3"), el.log));
-    el.main = h("div", { class: "play-col" }, el.seatTop, el.boardWrap, el.seatBottom, el.autoplay, el.controls);
+    el.talk = h("div", { class: "talk-host" });
+    el.main = h("div", { class: "play-col" }, el.seatTop, el.boardWrap, el.seatBottom, el.autoplay, el.controls, el.talk);
     clear(root).append(el.banner, el.matchBar, el.waiting,
       h("div", { class: "table-grid" }, el.main, side));
   }
@@ -92,6 +98,10 @@ export function mountTable(root, code, { navigate }) {
       v.queue = v.queue.then(() => applyEvents(message)).catch((e) => console.warn(e));
     } else if (message.type === "error") {
       onError(message);
+    } else if (message.type === "talk") {
+      talk.onMessage(message);
+    } else if (message.type === "rematch") {
+      after.onMessage(message);
     }
   }
 
@@ -420,7 +430,7 @@ export function mountTable(root, code, { navigate }) {
         tb.crawford ? tx("match.crawford", null, "span", { class: "badge crawford", id: "crawford" }) : null,
         tb.post_crawford ? tx("match.post_crawford", null, "span", { class: "badge" }) : null));
     } else parts.push(h("div", { class: "score" }));
-    parts.push(h("span", { class: "match-bar-end" }, v.seat !== null && v.table ? tx(v.kind === "practice" ? "room.practice" : "room.friend", null, "span", { class: "muted small" }) : null));
+    parts.push(h("span", { class: "match-bar-end" }, v.seat !== null && v.table ? tx(v.kind === "practice" ? "room.practice" : v.kind === "quick" ? "room.quick" : "room.friend", null, "span", { class: "muted small" }) : null));
     clear(el.matchBar).append(...parts);
   }
 
@@ -437,7 +447,7 @@ export function mountTable(root, code, { navigate }) {
       h("span", { class: `chip ${bottom ? "ck-me" : "ck-them"}` }),
       h("div", { class: "seat-name" },
         player === v.seat ? h("span", {}, raw(seatLabel(seat, player), "span", { dir: "auto" }), " ", tx("you.paren", null, "span", { class: "muted" }))
-          : raw(seatLabel(seat, player), "span", { dir: "auto" })),
+          : seat && seat.id && !seat.bot ? playerLink(seat.id, seatLabel(seat, player), { class: "seat-link" }) : raw(seatLabel(seat, player), "span", { dir: "auto" })),
       h("div", { class: "seat-stats" },
         h("span", { class: "pips", title: t("pips.title") }, tx("pips.label"), " ", raw(String(tb.pips[bottom ? 0 : 1]), "b", { class: "pip-count", "data-seat": player })),
         tb.autoplay[player] ? tx("autoplay.badge", null, "span", { class: "badge warn autoplay-badge", "data-seat": player }) : null,
@@ -446,6 +456,21 @@ export function mountTable(root, code, { navigate }) {
         })
           : tb.strikes && tb.strikes[player] ? tx("strikes", { n: tb.strikes[player] }, "span", { class: "badge" }) : null,
         h("span", { class: "clock", "data-seat": player })));
+    talk.decorate(container, player);
+  }
+
+  /** The seats and the talk bar again (a phrase came or went, the mute switch). */
+  function renderSeats() {
+    renderSeat(el.seatTop, 0, false);
+    renderSeat(el.seatBottom, 1, true);
+    renderTalk();
+  }
+
+  function renderTalk() {
+    if (!el.talk) return;
+    clear(el.talk);
+    const bar = talk.bar();
+    if (bar) el.talk.append(bar);
   }
 
   function renderClocks() {
@@ -627,8 +652,7 @@ export function mountTable(root, code, { navigate }) {
     renderMatchBar();
     renderWaiting();
     el.main.classList.toggle("hidden", !v.table);
-    renderSeat(el.seatTop, 0, false);
-    renderSeat(el.seatBottom, 1, true);
+    renderSeats();
     renderBoard();
     renderControls();
     renderClocks();
@@ -763,7 +787,7 @@ export function mountTable(root, code, { navigate }) {
     const won = tb.winner === me;
     dialog({
       id: "match-over", title: v.seat === null ? "match.over" : won ? "match.won" : "match.lost",
-      body: () => h("div", {}, raw(`${tb.score[me]} – ${tb.score[1 - me]}`, "p", { class: "big-score" }), tx("match.review_hint", null, "p", { class: "muted" })),
+      body: () => h("div", {}, raw(`${tb.score[me]} – ${tb.score[1 - me]}`, "p", { class: "big-score" }), after.panel(), tx("match.review_hint", null, "p", { class: "muted" })),
       actions: [
         { key: "btn.review", kind: "primary", id: "btn-review", onclick: () => navigate(`/review/${v.match}`) },
         { key: "nav.lobby", id: "btn-lobby", onclick: () => navigate("/") },
@@ -835,6 +859,8 @@ export function mountTable(root, code, { navigate }) {
     clearInterval(stopEnded);
     offLanguage();
     closeDialogs();
+    talk.stop();
+    after.stop();
     if (v.connection) v.connection.close();
     window.__bidak = null;
   };

@@ -1,0 +1,118 @@
+// The match-over dialog's own parts: how a rated match moved both ratings (GET
+// /api/matches/{id}/rating) and the rematch (POST /api/rooms/{code}/rematch; the room's socket
+// says `{"type": "rematch", "state": "offered" | "accepted"}`): one player offers, the other
+// sees the offer with Accept for 60 s, and both go to the new room once it is accepted.
+import { api } from "./api.js";
+import { h, tx, raw, button, clear } from "./dom.js";
+import { formatClock, toast } from "./ui.js";
+import { formatRating, signedRating, playerLink } from "./players.js";
+
+/** `view()` gives {code, match, seat, seats, kind, offset}; `nameOf(seat)` a seat's name. */
+export function createAfterMatch({ code, view, navigate, nameOf }) {
+  const node = h("div", { class: "after-match", id: "after-match" });
+  let rating = null; // the answer, once loaded
+  let ratingFor = null;
+  let offer = null; // {by, until}
+  let asking = false;
+  let done = false;
+  let ticker = null;
+
+  const serverNow = () => Date.now() / 1000 + (view().offset || 0);
+
+  function load() {
+    const match = view().match;
+    if (!match || ratingFor === match) return;
+    ratingFor = match;
+    api.matchRating(match).then((x) => { rating = x; draw(); }, () => {});
+  }
+
+  function go(room) {
+    if (done) return;
+    done = true;
+    clearInterval(ticker);
+    navigate(`/room/${room}`);
+  }
+
+  async function ask() {
+    if (asking) return;
+    asking = true;
+    draw();
+    try {
+      const answer = await api.rematch(code);
+      if (answer.state === "accepted" && answer.room) go(answer.room);
+      else offer = { by: answer.by, until: answer.until };
+    } catch (error) {
+      offer = null;
+      toast(tx(error.status === 409 ? "rematch.expired" : "error.generic"), "error");
+    }
+    asking = false;
+    draw();
+  }
+
+  function ratingRows() {
+    if (!rating || !rating.rated) return null;
+    const v = view();
+    const me = v.seat ?? 0;
+    const lines = [...rating.players].sort((a, b) => (a.seat === me ? -1 : b.seat === me ? 1 : 0));
+    return h("table", { class: "rating-table", id: "rating-table" },
+      h("thead", {}, h("tr", {}, tx("rating.player", null, "th"), tx("rating.before", null, "th", { class: "num" }),
+        tx("rating.change", null, "th", { class: "num" }), tx("rating.after", null, "th", { class: "num" }))),
+      h("tbody", {}, lines.map((line) => {
+        const seat = v.seats[line.seat] || {};
+        return h("tr", { "data-seat": line.seat },
+          h("td", {}, line.seat === v.seat ? tx("you") : playerLink(seat.id, nameOf(line.seat))),
+          raw(formatRating(line.before), "td", { class: "num rating-before" }),
+          raw(signedRating(line.change), "td", { class: `num rating-change ${line.change >= 0 ? "up" : "down"}` }),
+          raw(formatRating(line.after), "td", { class: "num rating-after" }));
+      })));
+  }
+
+  function rematchPart() {
+    const v = view();
+    if (v.seat === null || v.seat === undefined) return null;
+    const live = offer && offer.until > serverNow();
+    if (live && offer.by === v.seat) {
+      return h("div", { class: "rematch", id: "rematch-offered" },
+        h("span", { class: "spinner" }),
+        tx("rematch.offered", { name: nameOf(1 - v.seat) }),
+        raw(formatClock(offer.until - serverNow()), "b", { class: "rematch-left", id: "rematch-left" }));
+    }
+    if (live) {
+      return h("div", { class: "rematch", id: "rematch-offer" },
+        tx("rematch.offer", { name: nameOf(offer.by) }, "span", { class: "rematch-text" }),
+        raw(formatClock(offer.until - serverNow()), "b", { class: "rematch-left", id: "rematch-left" }),
+        button("rematch.accept", ask, { class: "btn primary", id: "rematch-accept", disabled: asking }));
+    }
+    return h("div", { class: "rematch" },
+      button("rematch.ask", ask, { class: "btn", id: "rematch-ask", disabled: asking }));
+  }
+
+  function draw() {
+    clear(node).append(...[ratingRows(), rematchPart()].filter(Boolean));
+  }
+
+  /** A `{"type": "rematch"}` message from the room. */
+  function onMessage(message) {
+    if (message.state === "accepted" && message.room) go(message.room);
+    else if (message.state === "offered") {
+      offer = { by: message.by, until: message.until };
+      draw();
+    }
+  }
+
+  /** The dialog's body calls this (again on a change of language). */
+  function panel() {
+    load();
+    draw();
+    if (!ticker) {
+      ticker = setInterval(() => {
+        const left = document.getElementById("rematch-left");
+        if (!offer) return;
+        if (offer.until <= serverNow()) { offer = null; draw(); } else if (left) left.textContent = formatClock(offer.until - serverNow());
+      }, 500);
+    }
+    return node;
+  }
+
+  return { panel, onMessage, stop: () => { clearInterval(ticker); ticker = null; } };
+}

@@ -1,0 +1,123 @@
+// Table talk (docs/protocol.md; server: rooms/talk.py): a fixed set of phrases sent by id and
+// shown in each viewer's own language (keys talk.<id>) for a moment beside the speaker's seat,
+// at most one every 3 s; and a switch that mutes the opponent (their phrases are hidden, and
+// they stay out of this player's quick matches). Nothing typed is ever shown to anyone.
+import { api } from "./api.js";
+import { h, tx, button } from "./dom.js";
+import { t } from "./i18n.js";
+import { toast } from "./ui.js";
+
+export const PHRASES = ["hello", "good_luck", "nice_roll", "well_played", "thanks", "oops", "sorry", "good_game"];
+const EVERY_MS = 3000;
+const SHOWN_MS = 4000;
+const MUTED_KEY = "bidak.muted";
+
+function mutedIds() {
+  try {
+    return new Set(JSON.parse(localStorage.getItem(MUTED_KEY) || "[]"));
+  } catch {
+    return new Set();
+  }
+}
+
+function saveMuted(ids) {
+  localStorage.setItem(MUTED_KEY, JSON.stringify([...ids].slice(-500)));
+}
+
+/**
+ * `view()` gives {seat, seats, kind, table}; `send(message)` writes to the room's socket;
+ * `redraw()` draws the seats (and the bar) again.
+ */
+export function createTalk({ code, view, send, redraw }) {
+  const said = new Map(); // seat -> {phrase, until}
+  let quietUntil = 0;
+  let quietTimer = null;
+
+  function opponent() {
+    const v = view();
+    if (v.seat === null || v.seat === undefined) return null;
+    const seat = v.seats[1 - v.seat];
+    return seat && seat.id && !seat.bot ? { index: 1 - v.seat, seat } : null;
+  }
+
+  /** Talk is for two people at a friend or quick table. */
+  function available() {
+    const v = view();
+    return !!v.table && v.kind !== "practice" && opponent() !== null;
+  }
+
+  function isMuted() {
+    const other = opponent();
+    return !!other && mutedIds().has(other.seat.id);
+  }
+
+  function say(phrase) {
+    if (Date.now() < quietUntil) return;
+    if (!send({ type: "talk", phrase })) {
+      toast(tx("conn.lost"), "error");
+      return;
+    }
+    quietUntil = Date.now() + EVERY_MS;
+    clearTimeout(quietTimer);
+    quietTimer = setTimeout(redraw, EVERY_MS);
+    redraw();
+  }
+
+  function bar() {
+    if (!available()) return null;
+    const quiet = Date.now() < quietUntil;
+    return h("div", { class: "talk-bar", id: "talk-bar", role: "group", "aria-label": t("talk.label") },
+      PHRASES.map((phrase) => button(`talk.${phrase}`, () => say(phrase), {
+        class: "btn small talk-phrase", "data-phrase": phrase, disabled: quiet,
+      })));
+  }
+
+  async function toggleMute() {
+    const other = opponent();
+    if (!other) return;
+    const muted = !isMuted();
+    try {
+      await api.mute(code, other.index, muted);
+      const ids = mutedIds();
+      if (muted) {
+        ids.add(other.seat.id);
+        said.delete(other.index);
+      } else ids.delete(other.seat.id);
+      saveMuted(ids);
+      toast(tx(muted ? "talk.muted" : "talk.unmuted"));
+    } catch {
+      toast(tx("error.generic"), "error");
+    }
+    redraw();
+  }
+
+  /** What goes in a seat's row: the phrase just said there, and the mute switch. */
+  function decorate(container, player) {
+    const v = view();
+    const words = said.get(player);
+    if (words && words.until > Date.now()) {
+      container.append(tx(`talk.${words.phrase}`, null, "span", { class: "talk-bubble", "data-seat": player, role: "status" }));
+    }
+    const other = opponent();
+    if (available() && other && other.index === player && v.seat !== null) {
+      const muted = isMuted();
+      container.append(button(muted ? "talk.unmute" : "talk.mute", toggleMute, {
+        class: `btn ghost small mute-switch${muted ? " on" : ""}`, id: "mute-switch", "aria-pressed": muted ? "true" : "false",
+      }));
+    }
+  }
+
+  /** A `{"type": "talk", "seat", "phrase"}` message from the room. */
+  function onMessage(message) {
+    if (!PHRASES.includes(message.phrase) || (message.seat !== 0 && message.seat !== 1)) return;
+    const v = view();
+    const speaker = v.seats[message.seat];
+    if (message.seat !== v.seat && speaker && speaker.id && mutedIds().has(speaker.id)) return;
+    const until = Date.now() + SHOWN_MS;
+    said.set(message.seat, { phrase: message.phrase, until });
+    redraw();
+    setTimeout(() => { if (said.get(message.seat) && said.get(message.seat).until === until) { said.delete(message.seat); redraw(); } }, SHOWN_MS);
+  }
+
+  return { bar, decorate, onMessage, stop: () => clearTimeout(quietTimer) };
+}

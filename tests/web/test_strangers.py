@@ -16,7 +16,7 @@ from bidak.server.rooms.options import FriendOptions
 from bidak.server.store.models import PlayerRow
 from bidak.server.store.rated import RatedEnd, rate
 from tests.web.conftest import DESKTOP, screenshot
-from tests.web.helpers import movable, play_turn, untranslated
+from tests.web.helpers import movable, play_turn, set_language, untranslated
 
 PHONE = {"width": 390, "height": 844}
 
@@ -237,6 +237,15 @@ def test_leaderboard_live_list_and_profile(server: Any, pages: Any) -> None:
         assert recent[0].query_selector(".opp").inner_text() == "Budi <b>Bold</b>"
         assert untranslated(page) == []
         screenshot(page, f"profile-{size}")
+
+    # Every text of the pages in the other languages too.
+    for path, ready in (("/#/player/" + ids["Ana Top"], "#recent"), ("/#/leaderboard", "#ranks")):
+        desk.goto(path)
+        desk.wait_for_selector(ready)
+        for code in ("fi", "id"):
+            set_language(desk, code)
+            assert untranslated(desk) == [], (path, code)
+        set_language(desk, "en")
 
     # One tap on a live match opens it to watch.
     desk.goto("/#/live")

@@ -203,6 +203,12 @@ export function quickMatch({ navigate, session, me }) {
     return api.quickStatus();
   }).then((status) => { if (status.waiting) show(status); }, () => {});
 
+  function summary(chosen) {
+    const length = chosen.length === 1 ? tx("opt.length.one") : tx("opt.length.n", { n: chosen.length });
+    return h("p", { class: "quick-summary", id: "quick-summary" }, length, " · ", tx("opt.seconds", { n: chosen.move_seconds }),
+      chosen.length > 1 ? [" · ", tx(chosen.cube ? "quick.cube_on" : "quick.cube_off")] : null);
+  }
+
   function card() {
     const lengths = [1, 3, 5, 7].map((n) => ({ value: n, key: n === 1 ? "opt.length.one" : "opt.length.n", params: { n } }));
     const field = (key, control) => h("div", { class: "field" }, tx(key, null, "label", { class: "field-label" }), control);
@@ -212,6 +218,7 @@ export function quickMatch({ navigate, session, me }) {
           h("span", { class: "spinner" }),
           tx("quick.waiting", null, "span"),
           raw(formatClock(Date.now() / 1000 - state.startedAt), "b", { id: "quick-waited", class: "quick-waited" })),
+        summary(state.options || options),
         tx("quick.waiting.note", null, "p", { class: "muted small" }),
         button("btn.cancel", cancel, { class: "btn wide", id: "quick-cancel" }),
       ]

@@ -95,6 +95,7 @@ def test_quick_match_rated_then_talk_and_rematch(server: Any, pages: Any) -> Non
     assert not bob.query_selector("#seat-top .talk-bubble")
     alice.wait_for_selector("#seat-top .talk-bubble")
     assert alice.inner_text("#seat-top .talk-bubble") == "Hello!"
+    screenshot(alice, "table-talk-phone")
 
     play_to_the_end(both)
 

@@ -66,7 +66,12 @@ export function createTalk({ code, view, send, redraw }) {
   function bar() {
     if (!available()) return null;
     const quiet = Date.now() < quietUntil;
+    const muted = isMuted();
     return h("div", { class: "talk-bar", id: "talk-bar", role: "group", "aria-label": t("talk.label") },
+      button(muted ? "talk.unmute" : "talk.mute", toggleMute, {
+        class: `btn small mute-switch${muted ? " on" : ""}`, id: "mute-switch", "aria-pressed": muted ? "true" : "false",
+        title: t("talk.mute.title", { name: opponent().seat.name || "" }),
+      }),
       PHRASES.map((phrase) => button(`talk.${phrase}`, () => say(phrase), {
         class: "btn small talk-phrase", "data-phrase": phrase, disabled: quiet,
       })));
@@ -91,19 +96,11 @@ export function createTalk({ code, view, send, redraw }) {
     redraw();
   }
 
-  /** What goes in a seat's row: the phrase just said there, and the mute switch. */
+  /** What goes in a seat's row: the phrase just said there. */
   function decorate(container, player) {
-    const v = view();
     const words = said.get(player);
     if (words && words.until > Date.now()) {
       container.append(tx(`talk.${words.phrase}`, null, "span", { class: "talk-bubble", "data-seat": player, role: "status" }));
-    }
-    const other = opponent();
-    if (available() && other && other.index === player && v.seat !== null) {
-      const muted = isMuted();
-      container.append(button(muted ? "talk.unmute" : "talk.mute", toggleMute, {
-        class: `btn ghost small mute-switch${muted ? " on" : ""}`, id: "mute-switch", "aria-pressed": muted ? "true" : "false",
-      }));
     }
   }
 

@@ -76,11 +76,12 @@ export function mountLive(root, { navigate }) {
           const who = (p) => p ? h("span", { class: "live-player" }, raw(p.name, "b"), " ", raw(`(${Math.round(p.rating)})`, "span", { class: "muted small" })) : tx("seat.empty");
           return h("li", {},
             h("a", { class: "live-item", href: `#/room/${encodeURIComponent(game.room)}`, "data-room": game.room },
-              h("span", { class: "live-players" }, who(a), tx("live.versus", null, "span", { class: "muted" }), who(b)),
+              h("span", { class: "live-players" }, who(a), tx("live.versus", null, "span", { class: "muted live-versus" }), who(b)),
               h("span", { class: "live-meta" },
                 game.length ? tx("match.length", { n: game.length }, "span", { class: "muted small" }) : null,
-                game.score ? raw(`${game.score[0]}–${game.score[1]}`, "b", { class: "history-score" }) : null,
-                tx("live.watch", null, "span", { class: "badge live" }))));
+                h("span", { class: "live-score" },
+                  game.score ? raw(`${game.score[0]}–${game.score[1]}`, "b", { class: "history-score" }) : null,
+                  tx("live.watch", null, "span", { class: "badge live" })))));
         }))
         : tx("live.empty", null, "p", { class: "muted", id: "live-empty" })),
   ];
@@ -109,7 +110,7 @@ export function mountPlayer(root, id, { navigate }) {
             p.streak === 0 ? raw("0", "dd", { id: "stat-streak" })
               : tx(p.streak > 0 ? "player.streak.won" : "player.streak.lost", { n: Math.abs(p.streak) }, "dd", { id: "stat-streak" })),
           h("div", { class: "stat" }, tx("player.average_pr", null, "dt"),
-            p.average_pr === null ? tx("player.no_pr", null, "dd", { id: "stat-pr" })
+            p.average_pr === null ? tx("player.no_pr", null, "dd", { id: "stat-pr", class: "stat-none" })
               : h("dd", { id: "stat-pr" }, raw(p.average_pr.toFixed(2)), " ", tx("player.reviewed", { n: p.reviewed }, "span", { class: "muted small" }))))),
       h("section", { class: "card" },
         tx("player.recent", null, "h2"),

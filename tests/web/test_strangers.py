@@ -123,7 +123,8 @@ def test_quick_match_rated_then_talk_and_rematch(server: Any, pages: Any) -> Non
     loser.wait_for_selector("#rematch-offered #rematch-left")
     winner.wait_for_selector("#rematch-offer")
     who = a["name"] if loser is alice else b["name"]
-    assert winner.inner_text("#rematch-offer .rematch-text") == f"{who} offers a rematch"
+    offer = winner.inner_text("#rematch-offer .rematch-text")
+    assert offer == f"\u2068{who}\u2069 offers a rematch"  # the name isolated in the sentence
     winner.click("#rematch-accept")
     for page in both:
         page.wait_for_function("c => !location.hash.includes(c)", arg=code)

@@ -60,7 +60,7 @@ export function createAfterMatch({ code, view, navigate, nameOf }) {
       h("tbody", {}, lines.map((line) => {
         const seat = v.seats[line.seat] || {};
         return h("tr", { "data-seat": line.seat },
-          h("td", {}, line.seat === v.seat ? tx("you") : playerLink(seat.id, nameOf(line.seat))),
+          h("td", {}, line.seat === v.seat ? tx("you") : playerLink(seat.id, seat.name || nameOf(line.seat))),
           raw(formatRating(line.before), "td", { class: "num rating-before" }),
           raw(signedRating(line.change), "td", { class: `num rating-change ${line.change >= 0 ? "up" : "down"}` }),
           raw(formatRating(line.after), "td", { class: "num rating-after" }));

@@ -73,7 +73,7 @@ export function mountLive(root, { navigate }) {
       games.length
         ? h("ul", { class: "live-list", id: "live-list" }, games.map((game) => {
           const [a, b] = game.players;
-          const who = (p) => p ? h("span", { class: "live-player" }, raw(p.name, "b"), " ", raw(`(${Math.round(p.rating)})`, "span", { class: "muted small" })) : tx("seat.empty");
+          const who = (p) => p ? h("span", { class: "live-player" }, raw(p.name, "b", { dir: "auto" }), " ", raw(`(${Math.round(p.rating)})`, "span", { class: "muted small" })) : tx("seat.empty");
           return h("li", {},
             h("a", { class: "live-item", href: `#/room/${encodeURIComponent(game.room)}`, "data-room": game.room },
               h("span", { class: "live-players" }, who(a), tx("live.versus", null, "span", { class: "muted live-versus" }), who(b)),
@@ -99,7 +99,7 @@ export function mountPlayer(root, id, { navigate }) {
     navigate, id: "player", load: () => api.player(id),
     draw: (p) => [
       h("section", { class: "card profile-page" },
-        raw(p.name, "h1", { class: "profile-name", id: "profile-name" }),
+        raw(p.name, "h1", { class: "profile-name", id: "profile-name", dir: "auto" }),
         tx("player.member_since", { date: dateText(p.member_since) }, "p", { class: "muted small" }),
         h("dl", { class: "stats", id: "profile-stats" },
           stat("player.rating", rating(p.rating), "stat-rating"),

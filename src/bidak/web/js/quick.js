@@ -45,9 +45,11 @@ function openSocket() {
     }
     if (message.type === "quick") onQuick(message);
   };
-  ws.onclose = () => {
+  ws.onclose = (event) => {
     if (state.socket === ws) state.socket = null;
-    if (state.waiting) setTimeout(() => state.waiting && openSocket(), 1500);
+    // 4001: this browser holds too many sockets, and opening one more would close another;
+    // the poll of GET /api/quick carries on alone then.
+    if (state.waiting && event.code !== 4001) setTimeout(() => state.waiting && !state.socket && openSocket(), 1500);
   };
   ws.onerror = () => {};
 }

@@ -14,7 +14,7 @@ const POLL_MS = 3000;
 const BOT_RATINGS = { beginner: 1380, normal: 1780, expert: 2075 };
 
 const state = {
-  waiting: false, startedAt: 0, options: null, offered: false, offerShown: false, level: null,
+  waiting: false, earlier: null, startedAt: 0, options: null, offered: false, offerShown: false, level: null,
   socket: null, poller: null, ticker: null, navigate: null, rating: 1500, redraw: null,
 };
 
@@ -76,7 +76,7 @@ function onQuick(message) {
 }
 
 function show(status) {
-  if (status.room && state.waiting) {
+  if (status.room && state.waiting && status.room !== state.earlier) {
     paired(status.room);
     return;
   }
@@ -166,13 +166,17 @@ async function playBot(level) {
 async function start(options, session) {
   await session;
   try {
+    // `room` names the player's quick match in play, which may be an earlier one left
+    // unfinished: only a room other than that one is the pairing.
+    state.earlier = (await api.quickStatus()).room || null;
     const status = await api.quick({ ...options, cube: options.length === 1 ? false : options.cube });
-    state.waiting = !status.room;
+    const fresh = status.room && status.room !== state.earlier ? status.room : null;
+    state.waiting = !fresh;
     state.startedAt = Date.now() / 1000 - (status.waited || 0);
     state.options = options;
     state.offered = false;
     state.offerShown = false;
-    if (status.room) paired(status.room);
+    if (fresh) paired(fresh);
     else keepWatching();
   } catch (error) {
     toast(tx(error.status === 429 ? "error.too_many" : "error.generic"), "error");

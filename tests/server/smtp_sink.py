@@ -85,6 +85,10 @@ class SmtpSink:
             raise AssertionError(f"no letter for {to} arrived within {timeout} s")
         return found
 
+    def received(self, to: str, count: int = 1, timeout: float = 10.0) -> EmailMessage:
+        """``wait_for`` for a test without an event loop (a browser test)."""
+        return self._wait(to, count, timeout)[count - 1]
+
     async def wait_for(self, to: str, count: int = 1, timeout: float = 10.0) -> EmailMessage:
         """The ``count``-th letter to ``to``, once it has arrived."""
         found = await asyncio.to_thread(self._wait, to, count, timeout)

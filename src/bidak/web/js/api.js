@@ -1,14 +1,15 @@
 // HTTP calls of docs/protocol.md (plus the hint and review endpoints).
 
 export class ApiError extends Error {
-  constructor(status, message, code = null) {
+  constructor(status, message, code = null, retryAfter = null) {
     super(message);
     this.status = status;
     this.code = code; // a machine code the server gave (e.g. "name_reserved"), if any
+    this.retryAfter = retryAfter; // seconds, from a 429's Retry-After
   }
 }
 
-async function call(method, path, body, extraHeaders = {}) {
+export async function call(method, path, body, extraHeaders = {}) {
   const response = await fetch(path, {
     method,
     credentials: "same-origin",
@@ -24,10 +25,12 @@ async function call(method, path, body, extraHeaders = {}) {
   }
   if (!response.ok) {
     const detail = data && typeof data === "object" ? data.detail : data;
+    const retry = Number(response.headers.get("Retry-After"));
+    const retryAfter = retry > 0 ? retry : null;
     if (detail && typeof detail === "object" && typeof detail.code === "string") {
-      throw new ApiError(response.status, detail.message || response.statusText, detail.code);
+      throw new ApiError(response.status, detail.message || response.statusText, detail.code, retryAfter);
     }
-    throw new ApiError(response.status, typeof detail === "string" ? detail : response.statusText);
+    throw new ApiError(response.status, typeof detail === "string" ? detail : response.statusText, null, retryAfter);
   }
   return data;
 }

@@ -134,7 +134,9 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
         button("profile.rename", () => { editing = true; draw(); }, { class: "btn ghost small", id: "rename", disabled: !who }));
     return h("section", { class: "card profile", id: "profile-card" },
       tx("profile.hello", null, "p", { class: "muted small" }), nameRow,
-      who && !who.email_linked ? h("p", { class: "notice", id: "guest-warning" }, tx("profile.guest_warning")) : null);
+      who && !who.email_linked ? h("p", { class: "notice", id: "guest-warning" }, tx("profile.guest_warning")) : null,
+      who && who.email_linked ? h("p", { class: "notice saved", id: "saved-note" }, tx("profile.saved_note", { address: who.email })) : null,
+      button("account.open", () => navigate("/account"), { class: "btn small", id: "open-account", disabled: !who }));
   }
 
   async function startPractice() {

@@ -1,9 +1,11 @@
 // Boot: language, the header, the visitor's account, and a hash router:
 // #/ lobby · #/room/CODE table · #/review/MATCH review · #/shop the coins shop ·
-// #/leaderboard · #/live · #/player/ID.
+// #/leaderboard · #/live · #/player/ID · #/account account; the page an e-mail link opens
+// (/auth/email?token=...) is account.js's, outside the router.
 // The first view is drawn while the module runs, before any network answer: the lobby shows
 // its cards at once and fills in the account when /api/me answers. Every other request waits
 // for that answer (`session`), since the first one of a new visitor creates their guest.
+import { mountAccount, mountEmailLink } from "./account.js";
 import { api } from "./api.js";
 import { mountShop } from "./coins.js";
 import { h, tx, button, clear } from "./dom.js";
@@ -20,6 +22,7 @@ let routed = 0;
 let session = null;
 const main = document.getElementById("main");
 const header = document.getElementById("header");
+const LINK_PAGE = location.pathname === "/auth/email";
 
 function navigate(path) {
   if (location.hash === `#${path}`) route();
@@ -31,7 +34,7 @@ function drawHeader() {
     LANGUAGES.map((l) => h("option", { value: l.code, selected: l.code === language(), "data-i18n": `lang.${l.code}` }, t(`lang.${l.code}`))));
   select.addEventListener("change", () => setLanguage(select.value));
   clear(header).append(
-    h("a", { class: "brand", href: "#/", "aria-label": "Bidak" },
+    h("a", { class: "brand", href: LINK_PAGE ? "/" : "#/", "aria-label": "Bidak" },
       h("span", { class: "brand-mark", "aria-hidden": "true" }), tx("brand")),
     h("nav", { class: "header-nav" },
       button("nav.rules", () => openRules(), { class: "btn ghost small", id: "header-rules" }),
@@ -48,10 +51,15 @@ function route() {
   const review = /^\/review\/([A-Za-z0-9_-]+)/.exec(hash);
   const shop = hash === "/shop";
   const community = /^\/(leaderboard|live)$/.exec(hash) || /^\/(player)\/([A-Za-z0-9_-]+)$/.exec(hash);
-  document.body.dataset.view = room ? "table" : review ? "review" : shop ? "shop" : community ? community[1] : "lobby";
+  const account = hash === "/account";
+  document.body.dataset.view = room ? "table" : review ? "review" : shop ? "shop" : community ? community[1] : account ? "account" : "lobby";
   if (!room || !document.body.dataset.room || document.body.dataset.room !== room[1]) window.scrollTo(0, 0);
   document.body.dataset.room = room ? room[1] : "";
   const mine = ++routed;
+  if (account) {
+    unmount = mountAccount(main, { navigate, me: () => me, setMe: (x) => { me = x; }, session });
+    return;
+  }
   if (!room && !review && !shop && !community) {
     unmount = mountLobby(main, { navigate, me: () => me, setMe: (x) => { me = x; }, session });
     return;
@@ -72,6 +80,12 @@ function boot() {
   setLanguage(defaultLanguage(), false);
   onLanguage(drawHeader);
   drawHeader();
+  if (LINK_PAGE) { // no /api/me first: a sign-in link in a new browser needs no guest
+    document.body.dataset.view = "email-link";
+    mountEmailLink(main, new URLSearchParams(location.search).get("token") || "");
+    document.body.classList.add("ready");
+    return;
+  }
   session = api.me().then((x) => { me = x; }, () => { me = null; });
   window.addEventListener("hashchange", route);
   route();

@@ -109,6 +109,7 @@ def test_link_an_address_on_one_device_and_sign_in_with_it_on_another(
     a.click("#link-go")
     a.wait_for_selector("#link-card[data-state='done']")
     assert "Your address is confirmed" in a.inner_text("#link-card")
+    screenshot(a, "email-link-done-phone")
     a.click("#link-lobby")
     a.wait_for_selector("#saved-note")
     assert a.url == f"{running.base}/"
@@ -144,6 +145,7 @@ def test_link_an_address_on_one_device_and_sign_in_with_it_on_another(
     b.wait_for_selector("#player-name:text-is('Budi')")
     b.wait_for_selector(f"#history .history-item[data-match='{match_id}']")
     assert MASKED in b.inner_text("#saved-note")
+    screenshot(b, "lobby-signed-in-desktop")
 
     # A's panel now: the linked address, and two signed-in browsers, A's own marked.
     a.goto("/#/account")

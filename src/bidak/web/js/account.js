@@ -51,9 +51,9 @@ function pendingAll() {
   }
 }
 
-function setPending(kind, value) {
+function setPending(kind, value, owner = null) {
   const all = pendingAll();
-  if (value) all[kind] = value;
+  if (value) all[kind] = { ...value, owner };
   else delete all[kind];
   sessionStorage.setItem(PENDING_KEY, JSON.stringify(all));
 }
@@ -120,7 +120,7 @@ export function mountAccount(root, { navigate, me, setMe, session = Promise.reso
         body.push(tx("account.email.change_body", null, "p", { class: "small" }),
           addressForm("email", "account.email.change_send", (a) => accountApi.linkEmail(a), (sent, address) => {
             changing = false;
-            setPending("email", { kind: "change", address: who.email || address, delivery: sent.delivery });
+            setPending("email", { kind: "change", address: who.email || address, delivery: sent.delivery }, who.id);
             refresh();
           }));
       }
@@ -135,7 +135,7 @@ export function mountAccount(root, { navigate, me, setMe, session = Promise.reso
     } else {
       body.push(tx("account.email.body", null, "p", { class: "muted" }),
         addressForm("email", "account.email.send", (a) => accountApi.linkEmail(a), (sent, address) => {
-          setPending("email", { kind: "link", address, delivery: sent.delivery });
+          setPending("email", { kind: "link", address, delivery: sent.delivery }, me().id);
           refresh();
         }));
     }
@@ -146,7 +146,7 @@ export function mountAccount(root, { navigate, me, setMe, session = Promise.reso
     const who = me();
     try {
       const sent = await accountApi.removeEmail();
-      setPending("email", { kind: "remove", address: who ? who.email : "", delivery: sent.delivery });
+      setPending("email", { kind: "remove", address: who ? who.email : "", delivery: sent.delivery }, who && who.id);
       refresh();
     } catch (failure) {
       const [key, params] = refusal(failure);
@@ -163,7 +163,7 @@ export function mountAccount(root, { navigate, me, setMe, session = Promise.reso
           button("account.sent.again", () => { setPending("signin", null); refresh(); }, { class: "btn small", id: "signin-again" })));
     } else {
       body.push(addressForm("signin", "account.signin.send", (a) => accountApi.emailLogin(a), (sent, address) => {
-        setPending("signin", { address, delivery: sent.delivery });
+        setPending("signin", { address, delivery: sent.delivery }, me() && me().id);
         refresh();
       }));
     }
@@ -240,7 +240,7 @@ export function mountAccount(root, { navigate, me, setMe, session = Promise.reso
         try {
           const sent = await accountApi.deleteMe();
           if (!sent) return restart(); // 204: the guest is gone
-          setPending("delete", { address: who.email, delivery: sent.delivery });
+          setPending("delete", { address: who.email, delivery: sent.delivery }, who.id);
           refresh();
         } catch (failure) {
           const [key, params] = refusal(failure);
@@ -284,9 +284,16 @@ export function mountAccount(root, { navigate, me, setMe, session = Promise.reso
   draw();
   session.then(() => {
     const who = me();
-    // A link opened since (the address now linked or removed) ends what was pending.
-    const pending = pendingAll().email;
-    if (who && pending && ((pending.kind === "link" && who.email_linked) || (pending.kind === "remove" && !who.email_linked))) setPending("email", null);
+    // What was sent ends once the account shows it done (a link opened in another tab), or
+    // when this browser is another account now (signed in, signed out, deleted).
+    for (const [kind, sent] of Object.entries(pendingAll())) {
+      const over = !who || sent.owner !== who.id
+        || (sent.kind === "link" && who.email_linked)
+        || (sent.kind === "change" && who.email !== sent.address)
+        || (sent.kind === "remove" && !who.email_linked)
+        || (kind === "delete" && !who.email_linked);
+      if (over) setPending(kind, null);
+    }
     refresh();
     loadSessions();
   });

@@ -136,7 +136,7 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
       tx("profile.hello", null, "p", { class: "muted small" }), nameRow,
       who && !who.email_linked ? h("p", { class: "notice", id: "guest-warning" }, tx("profile.guest_warning")) : null,
       who && who.email_linked ? h("p", { class: "notice saved", id: "saved-note" }, tx("profile.saved_note", { address: who.email })) : null,
-      button("account.open", () => navigate("/account"), { class: "btn small", id: "open-account", disabled: !who }));
+      button("account.open", () => navigate("/account"), { class: "btn small account-open", id: "open-account", disabled: !who }));
   }
 
   async function startPractice() {

@@ -257,7 +257,7 @@ export function mountAccount(root, { navigate, me, setMe, session = Promise.reso
       h("div", { class: "account-top" },
         button("account.back", () => navigate("/"), { class: "btn ghost small", id: "account-back" }),
         tx("account.title", null, "h1"),
-        who ? raw(who.name, "span", { class: "muted", id: "account-name" }) : null),
+        who ? raw(who.name, "span", { class: "muted", id: "account-name", dir: "auto" }) : null),
       h("div", { class: "account-grid" },
         h("div", { class: "col" }, emailCard(), signInCard()),
         h("div", { class: "col" }, sessionsCard(), dataCard()))));
@@ -318,7 +318,9 @@ export function mountEmailLink(root, token) {
   const home = () => location.assign("/");
   // A change_email link without a new address removes the address (docs/protocol.md).
   const purpose = () => (preview && preview.purpose === "change_email" && !preview.address ? "remove_email" : preview && preview.purpose);
-  const params = () => ({ name: preview ? preview.name : "", address: preview ? preview.address : "" });
+  // The name inside a sentence is isolated (FSI ... PDI), as the table does, so a right-to-left
+  // name cannot reorder the words around it.
+  const params = () => ({ name: preview ? `\u2068${preview.name}\u2069` : "", address: preview ? preview.address : "" });
 
   async function use() {
     if (busy) return;

@@ -1,7 +1,8 @@
 """The account as a player sees it, on two devices: phone A links an e-mail through the Account
 panel and confirms it with the link from a real SMTP server (aiosmtpd in the test process);
 then laptop B, a guest, asks for a sign-in link through the panel, opens it, presses the one
-button, and finds A's name and A's match history in its lobby."""
+button, and finds A's name and A's match history in its lobby; A signs B out and removes the
+address (with a link again)."""
 
 from __future__ import annotations
 
@@ -170,6 +171,19 @@ def test_link_an_address_on_one_device_and_sign_in_with_it_on_another(
     b.goto("/")
     b.wait_for_selector("#guest-warning")
     assert b.inner_text("#player-name") != "Budi"
+
+    # Removing the address takes a link to it too; then A is told it is a guest again.
+    a.click("#remove-email")
+    a.wait_for_selector("#email-sent")
+    assert f"Check your inbox at {MASKED}" in a.inner_text("#email-sent")
+    open_link(a, link_in(sink.received(ADDRESS, 3)))
+    assert a.inner_text("#link-go") == "Remove the address"
+    a.click("#link-go")
+    a.wait_for_selector("#link-card[data-state='done']")
+    assert "The address is removed" in text(a, "#link-card")
+    a.click("#link-lobby")
+    a.wait_for_selector("#guest-warning")
+    assert a.inner_text("#player-name") == "Budi"
 
 
 def test_the_link_page_says_when_a_link_is_unknown(server: Any, pages: Any) -> None:

@@ -6,6 +6,8 @@ address (with a link again)."""
 
 from __future__ import annotations
 
+import json
+import zipfile
 from collections.abc import Iterator
 from typing import Any
 
@@ -164,6 +166,14 @@ def test_link_an_address_on_one_device_and_sign_in_with_it_on_another(
     shots(a, "account-linked")
     check_all_languages(a)
     set_language(a, "en")
+
+    # The export, as a download: the account and the finished match as .mat.
+    with a.expect_download() as download:
+        a.click("#export")
+    assert download.value.suggested_filename == "bidak-account.zip"
+    with zipfile.ZipFile(download.value.path()) as archive:
+        assert f"matches/{match_id}.mat" in archive.namelist()
+        assert json.loads(archive.read("account.json"))["account"]["name"] == "Budi"
 
     # A signs B out from its list; B's next visit is a new guest.
     a.click("#sessions .session-item:not(.current) [data-end]")

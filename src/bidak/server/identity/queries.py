@@ -7,7 +7,6 @@ link opened twice at once works once.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,7 +18,6 @@ from sqlalchemy.engine import Connection
 from bidak.economy import Reason
 from bidak.server.store.models import (
     EmailLinkRow,
-    LedgerRow,
     MatchRow,
     OwnedRow,
     PlayerRow,
@@ -27,13 +25,15 @@ from bidak.server.store.models import (
     RoomRow,
     SessionRow,
 )
+from bidak.server.store.repo import new_session as new_session_row
+from bidak.server.store.repo import token_hash
+from bidak.server.wallet.queries import append_entry, locked_purse
 
 _PLAYERS = cast(Table, PlayerRow.__table__)
 _SESSIONS = cast(Table, SessionRow.__table__)
 _LINKS = cast(Table, EmailLinkRow.__table__)
 _ROOMS = cast(Table, RoomRow.__table__)
 _MATCHES = cast(Table, MatchRow.__table__)
-_LEDGER = cast(Table, LedgerRow.__table__)
 _OWNED = cast(Table, OwnedRow.__table__)
 _QUEUE = cast(Table, QueueRow.__table__)
 
@@ -52,10 +52,6 @@ class AddressTaken(Exception):
     """The address was linked to another account meanwhile."""
 
 
-def hashed(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
 @dataclass(frozen=True)
 class Link:
     purpose: str
@@ -72,7 +68,7 @@ def new_link(
     token = secrets.token_urlsafe(32)
     connection.execute(
         insert(_LINKS).values(
-            token_hash=hashed(token),
+            token_hash=token_hash(token),
             purpose=purpose,
             player_id=player_id,
             email=email,
@@ -85,29 +81,26 @@ def new_link(
 
 
 def peek(connection: Connection, token: str) -> Link | None:
-    row = connection.execute(select(_LINKS).where(_LINKS.c.token_hash == hashed(token))).first()
+    row = connection.execute(select(_LINKS).where(_LINKS.c.token_hash == token_hash(token))).first()
     if row is None:
         return None
     return Link(row.purpose, row.player_id, row.email, row.expires_at, row.used_at)
 
 
-def use(connection: Connection, token: str, now: float) -> Link:
-    """Mark the link used, once; :class:`LinkRefused` when it is unknown, used or expired."""
-    link = peek(connection, token)
-    if link is None:
-        raise LinkRefused("unknown")
+def use(connection: Connection, token: str, link: Link, now: float) -> None:
+    """Mark ``link`` (what :func:`peek` found for ``token``) used, once; :class:`LinkRefused`
+    when it is used or expired."""
     if link.used_at is not None:
         raise LinkRefused("used")
     if link.expires_at < now:
         raise LinkRefused("expired")
     taken = connection.execute(
         update(_LINKS)
-        .where(_LINKS.c.token_hash == hashed(token), _LINKS.c.used_at.is_(None))
+        .where(_LINKS.c.token_hash == token_hash(token), _LINKS.c.used_at.is_(None))
         .values(used_at=now)
     )
     if taken.rowcount != 1:
         raise LinkRefused("used")
-    return link
 
 
 def owner_of(connection: Connection, email: str) -> PlayerRow | None:
@@ -134,16 +127,9 @@ def set_email(connection: Connection, player_id: str, email: str | None) -> None
 
 def new_session(connection: Connection, player_id: str, at: datetime, device: str) -> str:
     """A new signed-in browser for ``player_id``; the cookie token (only its hash is kept)."""
-    token = secrets.token_urlsafe(32)
+    token, row = new_session_row(player_id, at, device)
     connection.execute(
-        insert(_SESSIONS).values(
-            token_hash=hashed(token),
-            player_id=player_id,
-            created_at=at,
-            id=secrets.token_hex(16),
-            last_seen=at.timestamp(),
-            device=device,
-        )
+        insert(_SESSIONS).values(**{c.key: getattr(row, c.key) for c in _SESSIONS.c})
     )
     return token
 
@@ -165,7 +151,7 @@ def end_session(connection: Connection, player_id: str, session_id: str) -> bool
 
 
 def end_token(connection: Connection, token: str) -> None:
-    connection.execute(delete(_SESSIONS).where(_SESSIONS.c.token_hash == hashed(token)))
+    connection.execute(delete(_SESSIONS).where(_SESSIONS.c.token_hash == token_hash(token)))
 
 
 def end_all(connection: Connection, player_id: str) -> int:
@@ -176,7 +162,7 @@ def end_all(connection: Connection, player_id: str) -> int:
 def seen(connection: Connection, token: str, now: float, device: str) -> None:
     connection.execute(
         update(_SESSIONS)
-        .where(_SESSIONS.c.token_hash == hashed(token))
+        .where(_SESSIONS.c.token_hash == token_hash(token))
         .values(last_seen=now, device=device)
     )
 
@@ -214,16 +200,12 @@ def merge_guest(connection: Connection, guest_id: str, into_id: str, at: datetim
         )
         moved += int(result.rowcount)
     _move_coins(connection, guest_id, into_id, int(guest.coins), at)
-    for row in connection.execute(select(_OWNED).where(_OWNED.c.player_id == guest_id)).all():
-        mine = connection.execute(
-            select(_OWNED.c.item).where(_OWNED.c.player_id == into_id, _OWNED.c.item == row.item)
-        ).first()
-        if mine is None:
-            connection.execute(
-                update(_OWNED)
-                .where(_OWNED.c.player_id == guest_id, _OWNED.c.item == row.item)
-                .values(player_id=into_id)
-            )
+    mine = select(_OWNED.c.item).where(_OWNED.c.player_id == into_id)
+    connection.execute(
+        update(_OWNED)
+        .where(_OWNED.c.player_id == guest_id, _OWNED.c.item.not_in(mine))
+        .values(player_id=into_id)
+    )
     connection.execute(delete(_QUEUE).where(_QUEUE.c.player_id == guest_id))
     connection.execute(
         update(_PLAYERS).where(_PLAYERS.c.id == guest_id).values(merged_into=into_id)
@@ -234,26 +216,15 @@ def merge_guest(connection: Connection, guest_id: str, into_id: str, at: datetim
 def _move_coins(
     connection: Connection, guest_id: str, into_id: str, coins: int, at: datetime
 ) -> None:
-    """The guest's balance moves as two ledger entries under keys of the merge (once only)."""
+    """The guest's balance moves as two ledger entries (through the wallet's one way of
+    changing a balance), under keys of the merge, so it moves once only."""
     if coins <= 0:
         return
-    into = connection.execute(
-        select(_PLAYERS.c.coins).where(_PLAYERS.c.id == into_id).with_for_update()
-    ).scalar_one()
-    for player, amount, after in ((guest_id, -coins, 0), (into_id, coins, into + coins)):
-        connection.execute(
-            insert(_LEDGER).values(
-                player_id=player,
-                amount=amount,
-                reason=Reason.MERGE.value,
-                key=f"{player}:merge:{guest_id}:{into_id}",
-                item=None,
-                note=f"guest {guest_id[:8]} signed in to {into_id[:8]}",
-                balance_after=after,
-                at=at,
-            )
-        )
-        connection.execute(update(_PLAYERS).where(_PLAYERS.c.id == player).values(coins=after))
+    note = f"guest {guest_id[:8]} signed in to {into_id[:8]}"
+    for player, amount in ((guest_id, -coins), (into_id, coins)):
+        balance = locked_purse(connection, player)["coins"]
+        key = f"{player}:merge:{guest_id}:{into_id}"
+        append_entry(connection, player, balance, amount, Reason.MERGE, key, at, note=note)
 
 
 # -- deleting -------------------------------------------------------------------------------

@@ -244,7 +244,7 @@ async def export(player: PlayerDep, services: ServicesDep) -> Response:
     for _room, match in await services.store.rooms_of(player.id, limit=100_000):
         if match.finished:
             mats[match.id] = await mat_text(services, match)
-    data = await services.accounts.export(player.id, {}, mats)
+    data = await services.accounts.export(player.id, mats)
     return Response(
         data,
         media_type="application/zip",

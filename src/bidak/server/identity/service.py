@@ -29,7 +29,9 @@ from bidak.server.mail.letters import Language, Purpose, compose
 from bidak.server.mail.outbox import Outbox
 from bidak.server.store.db import Database
 from bidak.server.store.models import PlayerRow
+from bidak.server.store.repo import token_hash
 from bidak.server.tokens import BadToken, ExpiredToken, Signer
+from bidak.server.wallet.queries import owned
 
 LINK_SECONDS = 30 * 60
 LINK_PURPOSE = "email-link"
@@ -114,17 +116,18 @@ class Accounts:
         language: Language,
         base: str,
     ) -> None:
+        now = self.clock.now()
         token = await self.db.write(
             partial(
                 queries.new_link,
                 purpose=purpose.value,
                 player_id=player.id,
                 email=carried,
-                now=self.clock.now(),
+                now=now,
                 seconds=LINK_SECONDS,
             )
         )
-        signed = self.signer.sign(LINK_PURPOSE, token, self.clock.now(), LINK_SECONDS)
+        signed = self.signer.sign(LINK_PURPOSE, token, now, LINK_SECONDS)
         link = f"{base}/auth/email?token={signed}"
         letter = compose(purpose, language, player.name, link, LINK_SECONDS // 60)
         self._outbox().send(letter, to)
@@ -164,20 +167,30 @@ class Accounts:
     async def ask_to_remove(
         self, player: PlayerRow, language: Language, client: str, base: str
     ) -> None:
-        if player.email is None:
-            raise AccountError(409, "This account has no e-mail address")
-        self._outbox()
-        await self._allowed(player.email, client)
-        await self._send(Purpose.CHANGE_EMAIL, player, player.email, "", language, base)
+        """A link to the account's address that removes it."""
+        await self._to_own_address(player, Purpose.CHANGE_EMAIL, "", language, client, base)
 
     async def ask_to_delete(
         self, player: PlayerRow, language: Language, client: str, base: str
+    ) -> None:
+        """A link to the account's address that deletes the account."""
+        email = player.email or ""
+        await self._to_own_address(player, Purpose.DELETE_ACCOUNT, email, language, client, base)
+
+    async def _to_own_address(
+        self,
+        player: PlayerRow,
+        purpose: Purpose,
+        carried: str,
+        language: Language,
+        client: str,
+        base: str,
     ) -> None:
         if player.email is None:
             raise AccountError(409, "This account has no e-mail address")
         self._outbox()
         await self._allowed(player.email, client)
-        await self._send(Purpose.DELETE_ACCOUNT, player, player.email, player.email, language, base)
+        await self._send(purpose, player, player.email, carried, language, base)
 
     async def delete_now(self, player: PlayerRow) -> None:
         """A guest without an address deletes itself (nobody could receive a link)."""
@@ -190,10 +203,10 @@ class Accounts:
 
     async def preview(self, token: str) -> dict[str, Any]:
         """What the link would do, without using it (for the page that asks for the click)."""
-        link = await self.db.read(partial(queries.peek, token=self._raw(token, expired_ok=True)))
-        if link is None:
-            raise AccountError(404, "This link is not valid")
-        owner = await self.db.read(partial(_player, player_id=link.player_id))
+        found = await self.db.read(partial(_peek_with_owner, token=self._raw(token, True)))
+        if found is None:
+            raise AccountError(404, _REFUSED["unknown"])
+        link, owner = found
         state = (
             "used"
             if link.used_at is not None
@@ -218,26 +231,12 @@ class Accounts:
         base: str,
     ) -> Confirmed:
         """Use the link in this browser (``player``, ``session``: who it is signed in as)."""
-        token = self._raw(token)
-        link = await self.db.read(partial(queries.peek, token=token))
-        if link is None:
-            raise AccountError(404, "This link is not valid")
-        purpose = Purpose(link.purpose)
-        if purpose in (Purpose.LINK_EMAIL, Purpose.CHANGE_EMAIL, Purpose.DELETE_ACCOUNT) and (
-            player is None or player.id != link.player_id
-        ):
-            raise AccountError(
-                403,
-                "This link was made for another account: open it in the browser that asked for it",
-            )
         now = self.clock.now()
-        at = datetime.fromtimestamp(now, UTC)
         work = partial(
             _confirm,
-            token=token,
+            token=self._raw(token),
             now=now,
-            at=at,
-            purpose=purpose,
+            at=datetime.fromtimestamp(now, UTC),
             player_id=None if player is None else player.id,
             session=session,
             device=device,
@@ -245,11 +244,19 @@ class Accounts:
         try:
             result, carried = await self.db.write(work)
         except LinkRefused as refused:
-            raise AccountError(410, _REFUSED[refused.code]) from None
+            status = 404 if refused.code == "unknown" else 410
+            raise AccountError(status, _REFUSED[refused.code]) from None
+        except NotYours:
+            raise AccountError(
+                403,
+                "This link was made for another account: open it in the browser that asked for it",
+            ) from None
         except queries.AddressTaken:
             raise AccountError(409, "That address is linked to another account") from None
+        purpose = result.purpose
         if purpose is Purpose.CHANGE_EMAIL and carried:
-            owner = await self.db.read(partial(_player, player_id=link.player_id))
+            assert result.player_id is not None
+            owner = await self.db.read(partial(_player, player_id=result.player_id))
             assert owner is not None
             await self._send(Purpose.LINK_EMAIL, owner, carried, carried, language, base)
         return result
@@ -258,7 +265,7 @@ class Accounts:
 
     async def sessions(self, player_id: str, session: str | None) -> list[dict[str, Any]]:
         rows = await self.db.read(partial(queries.sessions_of, player_id=player_id))
-        mine = queries.hashed(session) if session else None
+        mine = token_hash(session) if session else None
         return [
             {
                 "id": row["id"],
@@ -286,11 +293,10 @@ class Accounts:
             partial(queries.seen, token=session, now=self.clock.now(), device=device)
         )
 
-    async def export(self, player_id: str, extra: dict[str, Any], mats: dict[str, str]) -> bytes:
+    async def export(self, player_id: str, mats: dict[str, str]) -> bytes:
         """A zip: account.json (everything stored about the account) and each finished match
         as .mat (``mats``, by match id)."""
-        stored = await self.db.read(partial(_export, player_id=player_id))
-        document = stored | extra
+        document = await self.db.read(partial(_export, player_id=player_id))
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
             archive.writestr(
@@ -325,19 +331,38 @@ def _player(connection: Any, player_id: str) -> PlayerRow | None:
     return None if row is None else PlayerRow(**row._mapping)
 
 
+class NotYours(Exception):
+    """A link that acts on an account, opened in a browser signed in to another one."""
+
+
+_OWN_ACCOUNT = (Purpose.LINK_EMAIL, Purpose.CHANGE_EMAIL, Purpose.DELETE_ACCOUNT)
+"""What a link may do only in a browser of the account that asked for it."""
+
+
+def _peek_with_owner(connection: Any, token: str) -> tuple[Link, PlayerRow | None] | None:
+    link = queries.peek(connection, token)
+    return None if link is None else (link, _player(connection, link.player_id))
+
+
 def _confirm(
     connection: Any,
     token: str,
     now: float,
     at: datetime,
-    purpose: Purpose,
     player_id: str | None,
     session: str | None,
     device: str,
 ) -> tuple[Confirmed, str]:
-    """Use the link and do what it says, in one transaction (all or nothing)."""
-    link: Link = queries.use(connection, token, now)
-    owner = _player(connection, link.player_id)
+    """Check the link, use it and do what it says, in one transaction (all or nothing: a
+    refusal leaves the link unused)."""
+    found = _peek_with_owner(connection, token)
+    if found is None:
+        raise LinkRefused("unknown")
+    link, owner = found
+    purpose = Purpose(link.purpose)
+    if purpose in _OWN_ACCOUNT and player_id != link.player_id:
+        raise NotYours(purpose)
+    queries.use(connection, token, link, now)
     if owner is None or owner.deleted_at is not None:
         raise LinkRefused("unknown")
     if purpose is Purpose.LINK_EMAIL:
@@ -372,7 +397,7 @@ def _rotated(
 def _export(connection: Any, player_id: str) -> dict[str, Any]:
     from sqlalchemy import or_, select
 
-    from bidak.server.store.models import LedgerRow, OwnedRow, RatedMatchRow, RoomRow
+    from bidak.server.store.models import LedgerRow, RatedMatchRow, RoomRow
 
     player = _player(connection, player_id)
     assert player is not None
@@ -380,9 +405,6 @@ def _export(connection: Any, player_id: str) -> dict[str, Any]:
         select(LedgerRow.__table__)
         .where(LedgerRow.__table__.c.player_id == player_id)
         .order_by(LedgerRow.__table__.c.id)
-    ).all()
-    owned = connection.execute(
-        select(OwnedRow.__table__.c.item).where(OwnedRow.__table__.c.player_id == player_id)
     ).all()
     rated = RatedMatchRow.__table__
     ratings = connection.execute(
@@ -413,7 +435,7 @@ def _export(connection: Any, player_id: str) -> dict[str, Any]:
             for row in queries.sessions_of(connection, player_id)
         ],
         "ledger": [dict(row._mapping) for row in ledger],
-        "owned": [row.item for row in owned],
+        "owned": sorted(owned(connection, player_id)),
         "rated_matches": [dict(row._mapping) for row in ratings],
         "rooms": [
             {

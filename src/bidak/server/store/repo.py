@@ -55,6 +55,21 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def new_session(player_id: str, at: datetime, device: str) -> tuple[str, SessionRow]:
+    """A browser's new session for ``player_id``: the cookie token (256 random bits) and the
+    row to store, which keeps only the token's hash."""
+    token = secrets.token_urlsafe(32)
+    row = SessionRow(
+        token_hash=token_hash(token),
+        player_id=player_id,
+        created_at=at,
+        id=secrets.token_hex(16),
+        last_seen=at.timestamp(),
+        device=device,
+    )
+    return token, row
+
+
 @dataclass(frozen=True)
 class Append:
     """What one accepted intent changes: new events and the match row's new values."""
@@ -83,19 +98,11 @@ class Store:
         self, name: str, device: str = "Unknown browser"
     ) -> tuple[PlayerRow, str]:
         """A new guest and the cookie token of its first session."""
-        token = secrets.token_urlsafe(32)
         now = _now()
         player = PlayerRow(
             id=new_id(), name=name, created_at=now, coins=0, rating=1500.0, experience=0
         )
-        session = SessionRow(
-            token_hash=token_hash(token),
-            player_id=player.id,
-            created_at=now,
-            id=secrets.token_hex(16),
-            last_seen=now.timestamp(),
-            device=device,
-        )
+        token, session = new_session(player.id, now, device)
         await self.db.write(partial(_insert, rows=[player, session]))
         return player, token
 

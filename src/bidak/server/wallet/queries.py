@@ -65,14 +65,14 @@ _PURSE = select(
 """What a wallet is made of, in the player's row."""
 
 
-def _locked_player(connection: Connection, player_id: str) -> dict[str, Any]:
+def locked_purse(connection: Connection, player_id: str) -> dict[str, Any]:
     row = connection.execute(_PURSE.where(_PLAYERS.c.id == player_id).with_for_update()).first()
     if row is None:
         raise NoSuchPlayer(player_id)
     return dict(row._mapping)
 
 
-def _append(
+def append_entry(
     connection: Connection,
     player_id: str,
     balance: int,
@@ -131,12 +131,12 @@ def do_check_in(
     connection: Connection, player_id: str, key_prefix: str, today: date, at: datetime
 ) -> tuple[CheckIn, int]:
     """Today's check-in (at most one credit per site day) and the balance after it."""
-    row = _locked_player(connection, player_id)
+    row = locked_purse(connection, player_id)
     current = _purse(row)
     done = check_in(today, current.checkin_day, current.streak)
     if done.already:
         return done, current.balance
-    entry = _append(
+    entry = append_entry(
         connection,
         player_id,
         current.balance,
@@ -164,7 +164,7 @@ def buy(
     """Pay ``price`` for ``item`` and own it: the entry, and whether an earlier request with
     the same ``key`` had made it (then nothing changes). Insufficient, AlreadyOwned and
     KeyReused change nothing."""
-    row = _locked_player(connection, player_id)
+    row = locked_purse(connection, player_id)
     # Under the row's lock: a twin request that held it first has committed by now.
     first = entry_by_key(connection, key)
     if first is not None:
@@ -176,7 +176,7 @@ def buy(
     ).first()
     if owned is not None:
         raise AlreadyOwned(item)
-    entry = _append(
+    entry = append_entry(
         connection, player_id, row["coins"], -price, Reason.PURCHASE, key, at, item=item
     )
     connection.execute(
@@ -189,8 +189,10 @@ def grant(
     connection: Connection, player_id: str, amount: int, note: str, key: str, at: datetime
 ) -> Entry:
     """An operator's credit (or, negative, a correction), with the reason written down."""
-    row = _locked_player(connection, player_id)
-    return _append(connection, player_id, row["coins"], amount, Reason.GRANT, key, at, note=note)
+    row = locked_purse(connection, player_id)
+    return append_entry(
+        connection, player_id, row["coins"], amount, Reason.GRANT, key, at, note=note
+    )
 
 
 def equip(connection: Connection, player_id: str, board: str | None, checkers: str | None) -> None:

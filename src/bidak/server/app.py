@@ -7,7 +7,7 @@ and the bot pool, re-arms every unfinished match's clock and bot, and closes the
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -25,8 +25,8 @@ from bidak.server.collector import Collector
 from bidak.server.community import routes as community
 from bidak.server.dice import new_seed
 from bidak.server.identity import routes as identity
-from bidak.server.identity.service import PER_ADDRESS_PER_HOUR, PER_CLIENT_PER_HOUR, Accounts
-from bidak.server.limiter import Limiter, Limits, Rule, limiter_for
+from bidak.server.identity.service import Accounts
+from bidak.server.limiter import Limits, limiter_for
 from bidak.server.mail.outbox import LogTransport, Outbox, SmtpConfig, SmtpTransport
 from bidak.server.matchmaking import routes as quick_match
 from bidak.server.matchmaking.service import QuickMatch
@@ -89,20 +89,6 @@ def mail_outbox(settings: Settings, clock: Clock) -> Outbox | None:
     return Outbox(transport, settings.mail_from, clock)
 
 
-def email_limits(limiter: Limiter, clock: Clock) -> Callable[[str, str], Awaitable[float]]:
-    """Letters per address and per client address an hour, on the site's limiter (in Redis
-    with a Redis bus, so they hold across processes like the other limits)."""
-    rules = {
-        "email_address": Rule("email_address", PER_ADDRESS_PER_HOUR / 3600, PER_ADDRESS_PER_HOUR),
-        "email_client": Rule("email_client", PER_CLIENT_PER_HOUR / 3600, PER_CLIENT_PER_HOUR),
-    }
-
-    async def limit(rule: str, key: str) -> float:
-        return await limiter.take(rules[rule], key, clock.now())
-
-    return limit
-
-
 def create_app(
     settings: Settings | None = None,
     clock: Clock | None = None,
@@ -136,7 +122,7 @@ def create_app(
         quick = QuickMatch(db, service, bus, the_clock)
         outbox = mail_outbox(settings, the_clock)
         signer = Signer(settings.secret_key)
-        accounts = Accounts(db, outbox, the_clock, email_limits(limits.limiter, the_clock), signer)
+        accounts = Accounts(db, outbox, the_clock, limits, signer)
         app.state.services = Services(
             settings,
             db,

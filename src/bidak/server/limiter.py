@@ -192,6 +192,10 @@ class Limits:
     """WebSocket messages, by player over all their connections and processes."""
     talk: Rule = Rule("talk", 1 / 3, 1)
     """Table talk phrases, by player: one every 3 seconds."""
+    email_address: Rule = Rule("email_address", 3 / 3600, 3)
+    """Letters with a one-time link, by address: 3 an hour."""
+    email_client: Rule = Rule("email_client", 10 / 3600, 10)
+    """Letters with a one-time link, by client address: 10 an hour."""
 
     @classmethod
     def from_settings(cls, settings: Settings, limiter: Limiter) -> Limits:

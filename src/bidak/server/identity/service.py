@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import io
 import zipfile
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
@@ -24,6 +23,7 @@ import orjson
 from bidak.server.clocks import Clock
 from bidak.server.identity import queries
 from bidak.server.identity.queries import Link, LinkRefused
+from bidak.server.limiter import Limits
 from bidak.server.mail.addresses import BadAddress, masked, normalise
 from bidak.server.mail.letters import Language, Purpose, compose
 from bidak.server.mail.outbox import Outbox
@@ -36,11 +36,6 @@ from bidak.server.wallet.queries import owned
 LINK_SECONDS = 30 * 60
 LINK_PURPOSE = "email-link"
 """What the secret signs a link for: the link is ``Signer.sign(LINK_PURPOSE, random part)``."""
-PER_ADDRESS_PER_HOUR = 3
-PER_CLIENT_PER_HOUR = 10
-
-Limit = Callable[[str, str], Awaitable[float]]
-"""``limit(rule, key)``: 0.0 when one more letter may go, else the seconds to wait."""
 
 
 class AccountError(Exception):
@@ -69,10 +64,10 @@ class Accounts:
         db: Database,
         outbox: Outbox | None,
         clock: Clock,
-        limit: Limit,
+        limits: Limits,
         signer: Signer,
     ) -> None:
-        self.db, self.outbox, self.clock, self.limit = db, outbox, clock, limit
+        self.db, self.outbox, self.clock, self.limits = db, outbox, clock, limits
         self.signer = signer
 
     def _raw(self, token: str, expired_ok: bool = False) -> str:
@@ -100,8 +95,9 @@ class Accounts:
         return self.outbox
 
     async def _allowed(self, address: str, client: str) -> None:
-        for rule, key in (("email_address", address), ("email_client", client)):
-            wait = await self.limit(rule, key)
+        limits = self.limits
+        for rule, key in ((limits.email_address, address), (limits.email_client, client)):
+            wait = await limits.wait(rule, key, self.clock.now())
             if wait > 0:
                 raise AccountError(
                     429, "Too many links asked for; try again later", retry_after=wait

@@ -67,7 +67,9 @@ class Connection:
         self._limit = Bucket(settings.rate_per_second, settings.rate_burst, time.monotonic())
         self._shared = MessageAllowance(services.limits, player.id) if player else None
         self._personal: asyncio.Task[None] | None = None
-        self._muted: set[str] = set()
+        self._muted: set[str] | None = None
+        """Whom this player muted, read at the first phrase heard after a join (most tables
+        never talk: no read on every join)."""
 
     async def send(self, message: dict[str, Any] | str) -> None:
         """Send a message, given as a dict or as its JSON text already."""
@@ -158,8 +160,7 @@ class Connection:
         await self._leave()
         self.room = room.code
         self.seat = seat_of(room, self.player.id) if self.player else None
-        if self.player is not None:
-            self._muted = await self.services.db.read(partial(muted_by, player_id=self.player.id))
+        self._muted = None  # the mutes hold from each join on
         self._subscription = await self.services.bus.subscribe(room_channel(room.code))
         # Forward only after the snapshot: what is published meanwhile waits in the
         # subscription, and the forwarder then sends just the versions the snapshot lacked.
@@ -260,11 +261,20 @@ class Connection:
             with contextlib.suppress(Exception):
                 await self.socket.close(code=1012, reason="reconnect: the event stream broke")
 
+    async def _mutes(self) -> set[str]:
+        if self._muted is None:
+            self._muted = (
+                set()
+                if self.player is None
+                else await self.services.db.read(partial(muted_by, player_id=self.player.id))
+            )
+        return self._muted
+
     async def _forward_all(self, subscription: Subscription) -> None:
         async for message in subscription:
             kind = message.get("kind")
             if kind == "talk":
-                if message.get("player") not in self._muted:
+                if message.get("player") not in await self._mutes():
                     await self.send(
                         {"type": "talk", "seat": message["seat"], "phrase": message["phrase"]}
                     )

@@ -15,7 +15,7 @@ from functools import partial
 
 from sqlalchemy.exc import IntegrityError
 
-from bidak.economy import CheckIn, next_reward, site_day, streak_now
+from bidak.economy import MAX_GRANT, CheckIn, next_reward, site_day, streak_now
 from bidak.economy import shop as catalogue
 from bidak.server.clocks import Clock
 from bidak.server.store.db import Database
@@ -78,8 +78,8 @@ class Wallets:
         except IntegrityError:
             # Another request stored today's credit first (its key is taken): that one counts.
             done, balance = await self.db.write(work)
-        purse = Purse(balance, done.streak, today, None, None)
-        return CheckInResult(done, balance, next_reward(today, purse.checkin_day, purse.streak))
+        # Checked in today (now or before): the next reward is tomorrow's.
+        return CheckInResult(done, balance, next_reward(today, today, done.streak))
 
     def streak(self, purse: Purse) -> tuple[int, bool, int]:
         """The streak held today, whether today's check-in is done, and the next reward."""
@@ -150,8 +150,6 @@ class Wallets:
 
     async def grant(self, player_id: str, amount: int, note: str, key: str | None = None) -> Entry:
         """An operator's audited credit or correction; ``key`` makes a retried grant harmless."""
-        from bidak.economy import MAX_GRANT
-
         if amount == 0 or abs(amount) > MAX_GRANT:
             raise WalletError("bad_amount", f"A grant is 1 to {MAX_GRANT} coins, or minus that")
         if not note.strip():

@@ -129,4 +129,3 @@ async def test_rematch_offers_reach_both_players(tmp_path: Path) -> None:
         )
         assert told["room"] == accepted.json()["room"]
         assert (await typed(bob, "rematch", state="accepted"))["room"] == told["room"]
-        assert running.services.store is not None

@@ -7,6 +7,8 @@ and change nothing outside the ledger: a grant is an entry with its reason writt
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -15,6 +17,7 @@ from rich.table import Table
 
 if TYPE_CHECKING:
     from bidak.server.settings import Settings
+    from bidak.server.wallet.service import Wallets
 
 app = typer.Typer(help="A player's coins: show them, grant some (audited in the ledger).")
 console = Console(highlight=False)
@@ -37,21 +40,34 @@ def _settings(database_url: str | None) -> Settings:
         raise typer.Exit(2) from None
 
 
-async def _show(url: str, player_id: str, zone: str) -> int:
+@asynccontextmanager
+async def _wallets(url: str, zone: str) -> AsyncIterator[Wallets]:
+    """The site's wallets on its database (brought up to date, as ``bidak serve`` does)."""
     from bidak.server.clocks import SystemClock
     from bidak.server.store.db import Database
-    from bidak.server.wallet.queries import NoSuchPlayer
     from bidak.server.wallet.service import Wallets
 
     db = Database(url)
     try:
         await db.migrate()
-        wallets = Wallets(db, SystemClock(), zone)
+        yield Wallets(db, SystemClock(), zone)
+    finally:
+        await db.close()
+
+
+def _no_player(player_id: str) -> int:
+    errors.print(f"bidak coins: there is no player {player_id!r} (see GET /api/me)")
+    return 2
+
+
+async def _show(url: str, player_id: str, zone: str) -> int:
+    from bidak.server.wallet.queries import NoSuchPlayer
+
+    async with _wallets(url, zone) as wallets:
         try:
             purse = await wallets.purse(player_id)
         except NoSuchPlayer:
-            errors.print(f"bidak coins: there is no player {player_id!r} (see GET /api/me)")
-            return 2
+            return _no_player(player_id)
         streak, done, upcoming = wallets.streak(purse)
         total = await wallets.ledger_sum(player_id)
         owned = sorted(await wallets.owned(player_id))
@@ -73,26 +89,18 @@ async def _show(url: str, player_id: str, zone: str) -> int:
             )
         console.print(table)
         return 0 if total == purse.balance else 1
-    finally:
-        await db.close()
 
 
 async def _grant(url: str, player_id: str, amount: int, reason: str, zone: str) -> int:
     from bidak.economy import Insufficient
-    from bidak.server.clocks import SystemClock
-    from bidak.server.store.db import Database
     from bidak.server.wallet.queries import NoSuchPlayer
-    from bidak.server.wallet.service import WalletError, Wallets
+    from bidak.server.wallet.service import WalletError
 
-    db = Database(url)
-    try:
-        await db.migrate()
-        wallets = Wallets(db, SystemClock(), zone)
+    async with _wallets(url, zone) as wallets:
         try:
             entry = await wallets.grant(player_id, amount, reason)
         except NoSuchPlayer:
-            errors.print(f"bidak coins: there is no player {player_id!r} (see GET /api/me)")
-            return 2
+            return _no_player(player_id)
         except (WalletError, Insufficient) as refused:
             errors.print(f"bidak coins: {refused}")
             return 2
@@ -101,8 +109,6 @@ async def _grant(url: str, player_id: str, amount: int, reason: str, zone: str) 
             f" {entry.balance_after}"
         )
         return 0
-    finally:
-        await db.close()
 
 
 @app.command("show")

@@ -7,7 +7,7 @@ uses the same tile (``/api/shop/textures/{name}.svg``) as an SVG pattern.
 
 from __future__ import annotations
 
-from bidak.economy.shop import BoardTheme, CheckerSet, board, checkers
+from bidak.economy.shop import BoardTheme, CheckerSet, item
 
 TEXTURES: dict[str, str] = {
     # Each: the inside of a 24 x 24 tile, drawn in currentColor.
@@ -74,10 +74,9 @@ def _checker_preview(checker: CheckerSet) -> str:
 
 def preview(item_id: str) -> str | None:
     """The item's picture as an SVG document, or None when there is no such item."""
-    theme = board(item_id)
-    if theme.id == item_id:
-        return _board_preview(theme)
-    chosen = checkers(item_id)
-    if chosen.id == item_id:
-        return _checker_preview(chosen)
+    found = item(item_id)
+    if isinstance(found, BoardTheme):
+        return _board_preview(found)
+    if isinstance(found, CheckerSet):
+        return _checker_preview(found)
     return None

@@ -10,7 +10,6 @@ channel as ``{"kind": "rematch", "state": "offered" | "accepted", ...}``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from functools import partial
 from typing import Any, Literal, cast
 
@@ -102,22 +101,21 @@ async def _start(rooms: RoomService, room: RoomRow, offered_by: str, now: float)
         if row.rematch_room is not None:
             return Rematch("accepted", room=row.rematch_room)
         raise RoomError("expired", "The rematch offer ran out; offer one yourself")
-    twin = RoomRow(
+    rules = rules_from_json(room.rules)
+    # The other player starts in seat 0 this time (against a bot, the person keeps seat 0).
+    seats = (room.seat0_id, None) if room.kind == "practice" else (room.seat1_id, room.seat0_id)
+    twin = await rooms.new_room(
+        room.creator_id,
+        room.kind,
+        rules,
+        seats=seats,
         code=new,
-        kind=room.kind,
-        created_at=datetime.now(UTC),
-        creator_id=room.creator_id,
-        # The other player starts in seat 0 this time.
-        seat0_id=room.seat1_id if room.kind != "practice" else room.seat0_id,
-        seat1_id=room.seat0_id if room.kind != "practice" else None,
         bot_level=room.bot_level,
         move_seconds=room.move_seconds,
-        rules=dict(room.rules),
         rated=room.rated,
         private=room.private,
     )
-    await rooms.store.create_room(twin)
-    await rooms.start_match(twin, rules_from_json(twin.rules))
+    await rooms.start_match(twin, rules)
     await rooms.bus.publish(
         room_channel(room.code), {"kind": "rematch", "state": "accepted", "room": new}
     )

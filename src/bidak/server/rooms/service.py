@@ -202,15 +202,15 @@ class RoomService:
     # -- rooms ---------------------------------------------------------------------------------
 
     async def create_practice(self, player: PlayerRow, options: PracticeOptions) -> RoomRow:
-        room = await self._new_room(
-            player, "practice", options.rules(), bot_level=options.bot_level.value
+        room = await self.new_room(
+            player.id, "practice", options.rules(), bot_level=options.bot_level.value
         )
         await self._start_match(room, options.rules())
         return room
 
     async def create_friend(self, player: PlayerRow, options: FriendOptions) -> RoomRow:
-        return await self._new_room(
-            player,
+        return await self.new_room(
+            player.id,
             "friend",
             options.rules(),
             move_seconds=options.move_seconds,
@@ -223,33 +223,32 @@ class RoomService:
     ) -> RoomRow:
         """A rated room for two players a quick match paired (``first`` in seat 0), its match
         started at once."""
-        room = RoomRow(
-            code=new_room_code(),
-            kind="quick",
-            created_at=datetime.now(UTC),
-            creator_id=first,
-            seat0_id=first,
-            seat1_id=second,
-            rules=rules_to_json(rules),
-            move_seconds=move_seconds,
-            rated=True,
-            private=False,
+        room = await self.new_room(
+            first, "quick", rules, seats=(first, second), move_seconds=move_seconds, rated=True
         )
-        await self.store.create_room(room)
         await self._start_match(room, rules)
         return room
 
-    async def _new_room(
-        self, creator: PlayerRow, kind: str, rules: RuleSet, **extra: Any
+    async def new_room(
+        self,
+        creator_id: str,
+        kind: str,
+        rules: RuleSet,
+        *,
+        seats: tuple[str | None, str | None] | None = None,
+        code: str | None = None,
+        **extra: Any,
     ) -> RoomRow:
-        """Store a new room of ``kind`` with ``creator`` in seat 0 (``extra``: its other
-        columns)."""
+        """Store a new room of ``kind``: ``seats`` taken (default: the creator in seat 0),
+        ``code`` (default: a new one), ``extra``: its other columns."""
+        seat0, seat1 = seats or (creator_id, None)
         room = RoomRow(
-            code=new_room_code(),
+            code=code or new_room_code(),
             kind=kind,
             created_at=datetime.now(UTC),
-            creator_id=creator.id,
-            seat0_id=creator.id,
+            creator_id=creator_id,
+            seat0_id=seat0,
+            seat1_id=seat1,
             rules=rules_to_json(rules),
             **extra,
         )

@@ -220,20 +220,22 @@ def _check_body(scope: Scope) -> None:
     raise Refused(415, "Send the request's body as JSON (Content-Type: application/json)")
 
 
-async def refuse_http(send: Send, refused: Refused) -> None:
+async def _answer(send: Send, prefix: str, refused: Refused, *extra: tuple[bytes, bytes]) -> None:
+    """The refusal as a JSON answer, through ``{prefix}.response.start`` and ``.body``."""
     body = orjson.dumps({"detail": refused.message})
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     await send(
         {
-            "type": "http.response.start",
+            "type": f"{prefix}.response.start",
             "status": refused.status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"cache-control", b"no-store"),
-            ],
+            "headers": headers + list(extra),
         }
     )
-    await send({"type": "http.response.body", "body": body})
+    await send({"type": f"{prefix}.response.body", "body": body})
+
+
+async def refuse_http(send: Send, refused: Refused) -> None:
+    await _answer(send, "http", refused, (b"cache-control", b"no-store"))
 
 
 async def refuse_socket(scope: Scope, receive: Receive, send: Send, refused: Refused) -> None:
@@ -243,18 +245,7 @@ async def refuse_socket(scope: Scope, receive: Receive, send: Send, refused: Ref
     if message["type"] != "websocket.connect":
         return
     if "websocket.http.response" in scope.get("extensions", {}):
-        body = orjson.dumps({"detail": refused.message})
-        await send(
-            {
-                "type": "websocket.http.response.start",
-                "status": refused.status,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
-        )
-        await send({"type": "websocket.http.response.body", "body": body})
+        await _answer(send, "websocket.http", refused)
         return
     await send({"type": "websocket.close", "code": 1008, "reason": refused.message[:120]})
 

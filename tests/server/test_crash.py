@@ -54,6 +54,10 @@ SERVER_ENV = {
     # Scripted players against an instant bot act faster than people: lift the rate limit.
     "BIDAK_RATE_PER_SECOND": "1000",
     "BIDAK_RATE_BURST": "1000",
+    # ... and the per-player one over all of a player's sockets (a refused intent is answered
+    # with rate_limited, and the scripted player, having acted on that table, waits forever).
+    "BIDAK_PLAYER_RATE_PER_SECOND": "1000",
+    "BIDAK_PLAYER_RATE_BURST": "1000",
     # Every player comes from 127.0.0.1: a longer run has more than a minute's new guests.
     "BIDAK_GUESTS_PER_MINUTE": "1000000",
 }

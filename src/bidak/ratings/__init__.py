@@ -35,7 +35,7 @@ def boost(experience: int) -> float:
     """How much a player's own change is multiplied by, for their experience before the match."""
     if experience < 0:
         raise ValueError(f"experience is never negative (got {experience})")
-    return max(1.0, 5.0 - experience / 100)
+    return 1.0 + max(0, EXPERIENCED - experience) / 100
 
 
 def fibs_change(

@@ -39,7 +39,7 @@ def test_analyze_json_is_the_full_review() -> None:
         (None, [], "cannot read"),
         (" 3 point match\n\n Game 1\n nonsense\n", [], "error"),
         (b"\x89PNG\r\n\x1a\n\xff\xfe", [], "not a text file"),
-        ("", ["--level", "zero"], "unknown engine level"),
+        ("", ["--level", "zero"], "unknown engine depth"),
     ],
 )
 def test_bad_files_and_levels_are_one_line_and_exit_2(

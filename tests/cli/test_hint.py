@@ -49,7 +49,7 @@ def test_without_dice_the_hint_is_the_cube_verdict() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["hint", "4HPwATDgc/ABMA", "31", "--level", "7ply"], "unknown engine level"),
+        (["hint", "4HPwATDgc/ABMA", "31", "--level", "7ply"], "unknown engine depth"),
         (["hint", "AQAAAAAAAAAAAA", "31", "-l", "1ply"], "the game is over"),
         (["hint", "not-an-id", "31"], "error"),
         (["hint", "4HPwATDgc/ABMA", "77", "-l", "1ply"], "a roll is two dice"),

@@ -12,7 +12,7 @@ import pytest
 from bidak.engine.bots import SageBot, instant_action, make_bot, quick_bot, shared_engines
 from bidak.engine.context import context_for
 from bidak.engine.duel import play
-from bidak.engine.levels import LEVELS, Level
+from bidak.engine.levels import STYLES, Level
 from bidak.engine.sage import from_board
 from bidak.match import (
     AcceptResign,
@@ -158,7 +158,7 @@ def test_the_fallbacks_act_legally(states: list[MatchState]) -> None:
 
 
 def test_a_beginner_never_plays_beyond_its_cap(states: list[MatchState]) -> None:
-    style = LEVELS[Level.BEGINNER]
+    style = STYLES[Level.BEGINNER]
     evaluator = shared_engines().evaluator(style.ply)
     bot = make_bot(Level.BEGINNER, 3)
     checked = 0
@@ -266,9 +266,9 @@ def test_resignations_are_judged_by_what_playing_on_is_worth(level: Level) -> No
     bot = make_bot(level, 1)
 
     # ONE, far behind in STRONG with gammon chances against them, offers to resign.
-    def offer(resign_level: int, *, dice: tuple[int, int] | None = None) -> MatchState:
+    def offer(resign_stakes: int, *, dice: tuple[int, int] | None = None) -> MatchState:
         phase = Phase.RESIGN_OFFERED
-        return strong(phase, resigner=ONE, resign_level=resign_level, dice=dice, score=(0, 0))
+        return strong(phase, resigner=ONE, resign_stakes=resign_stakes, dice=dice, score=(0, 0))
 
     # A backgammon is the most a game can give: always accepted.
     assert bot.decide(offer(3), ZERO) == AcceptResign(ZERO)
@@ -277,7 +277,7 @@ def test_resignations_are_judged_by_what_playing_on_is_worth(level: Level) -> No
     single = bot.decide(offer(1), ZERO)
     assert isinstance(single, AcceptResign | RejectResign)
     # The side that is far behind accepts any resignation it is offered.
-    behind = strong(Phase.RESIGN_OFFERED, resigner=ZERO, resign_level=1, score=(0, 0))
+    behind = strong(Phase.RESIGN_OFFERED, resigner=ZERO, resign_stakes=1, score=(0, 0))
     assert bot.decide(behind, ONE) == AcceptResign(ONE)
 
 
@@ -291,12 +291,12 @@ def test_a_gammonish_single_resignation_is_rejected() -> None:
         phase=Phase.RESIGN_OFFERED,
         turn=ZERO,
         resigner=ONE,
-        resign_level=1,
+        resign_stakes=1,
         game=1,
     )
     bot = make_bot(Level.EXPERT, 1)
     assert bot.decide(state, ZERO) == RejectResign(ZERO)
-    assert bot.decide(replace(state, resign_level=2), ZERO) == AcceptResign(ZERO)
+    assert bot.decide(replace(state, resign_stakes=2), ZERO) == AcceptResign(ZERO)
 
 
 def test_a_bot_is_shared_between_threads_safely(states: list[MatchState]) -> None:

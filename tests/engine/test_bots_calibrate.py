@@ -21,7 +21,7 @@ from bidak.engine.calibrate import (
 )
 from bidak.engine.duel import duel
 from bidak.engine.judging import Tally
-from bidak.engine.levels import LEVELS, Level, Style, UnknownLevel
+from bidak.engine.levels import STYLES, Level, Style, UnknownLevel
 from bidak.engine.sage import Probabilities, RankedPlay
 from bidak.errors import BidakError
 from bidak.match import Double, Move, Phase, Player, Roll, RuleSet, decider, new_match
@@ -29,7 +29,7 @@ from bidak.rules import Position
 
 
 def test_a_smoke_calibration_gives_a_pr() -> None:
-    setup = Setup(Level.BEGINNER, LEVELS[Level.BEGINNER], "1ply", length=3, seed=5)
+    setup = Setup(Level.BEGINNER, STYLES[Level.BEGINNER], "1ply", length=3, seed=5)
     calibration = Calibration(setup)
     judge = make_judge(setup.judge_ply)
     while calibration.games < 2:
@@ -125,10 +125,10 @@ def test_unknown_level_names_are_refused_readably(name: str) -> None:
 
 
 def test_every_level_has_a_style_and_expert_plays_exactly() -> None:
-    assert set(LEVELS) == set(Level)
-    assert LEVELS[Level.EXPERT].exact_plays and LEVELS[Level.EXPERT].exact_cube
-    assert LEVELS[Level.EXPERT].ply == "2ply"
-    assert LEVELS[Level.NORMAL].ply == LEVELS[Level.BEGINNER].ply == "1ply"
+    assert set(STYLES) == set(Level)
+    assert STYLES[Level.EXPERT].exact_plays and STYLES[Level.EXPERT].exact_cube
+    assert STYLES[Level.EXPERT].ply == "2ply"
+    assert STYLES[Level.NORMAL].ply == STYLES[Level.BEGINNER].ply == "1ply"
 
 
 def ranked(losses: list[float]) -> list[RankedPlay]:

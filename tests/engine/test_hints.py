@@ -60,7 +60,7 @@ def test_plays_are_every_legal_play_ranked_best_first(
 
 
 def test_a_play_hint_is_json_with_notation_and_steps() -> None:
-    hint = play_hint(Position.initial(), (3, 1), level="1ply")
+    hint = play_hint(Position.initial(), (3, 1), ply="1ply")
     data = json.loads(json.dumps(hint.to_json()))
     assert data["kind"] == "plays" and data["dice"] == [3, 1]
     best = data["candidates"][0]
@@ -78,7 +78,7 @@ def test_a_play_hint_is_json_with_notation_and_steps() -> None:
 
 def test_a_roll_that_cannot_be_played_has_one_empty_candidate() -> None:
     closed = Position.from_counts({6: 14}, {p: 2 for p in range(1, 7)} | {12: 3}, bar=(1, 0))
-    hint = play_hint(closed, (6, 5), level="1ply")
+    hint = play_hint(closed, (6, 5), ply="1ply")
     assert len(hint.candidates) == 1
     assert hint.best.notation == "" and hint.best.steps == ()
 
@@ -141,6 +141,6 @@ def test_state_hints_follow_the_phase() -> None:
 def test_a_finished_game_and_an_unknown_level_are_refused() -> None:
     over = Position.from_counts({}, {6: 3})
     with pytest.raises(EngineError, match="game is over"):
-        play_hint(over, (3, 1), level="1ply")
-    with pytest.raises(EngineError, match="unknown engine level"):
-        play_hint(Position.initial(), (3, 1), level="9ply")
+        play_hint(over, (3, 1), ply="1ply")
+    with pytest.raises(EngineError, match="unknown engine depth"):
+        play_hint(Position.initial(), (3, 1), ply="9ply")

@@ -25,7 +25,7 @@ from bidak.engine.judging import (
     pr,
     taker_loss,
 )
-from bidak.engine.levels import LEVELS, Level
+from bidak.engine.levels import STYLES, Level
 from bidak.engine.sage import CubeVerdict, Probabilities
 from bidak.formats import write_mat
 from bidak.formats.match_mat import match_to_mat
@@ -70,7 +70,7 @@ def test_pr_is_500_times_the_mean_loss_and_zero_over_nothing() -> None:
 
 def test_review_and_calibration_give_the_same_pr(tmp_path: Path) -> None:
     """The acceptance check of issue 15: one match, judged live and reviewed from its file."""
-    setup = Setup(Level.BEGINNER, LEVELS[Level.BEGINNER], "2ply", Level.BEGINNER, 3, seed=15)
+    setup = Setup(Level.BEGINNER, STYLES[Level.BEGINNER], "2ply", Level.BEGINNER, 3, seed=15)
     report = calibrate_match(setup, 0, make_judge("2ply"))  # match 0 measures seat ZERO
     tally = report.tally
     assert tally.decisions((Kind.PLAY,)) > 10 and tally.decisions(CUBE_KINDS) > 0

@@ -220,7 +220,7 @@ def test_review_json_and_progress(engine_log: list[Event]) -> None:
 
 
 def test_an_unknown_level_is_refused_at_once() -> None:
-    with pytest.raises(EngineError, match="unknown engine level"):
+    with pytest.raises(EngineError, match="unknown engine depth"):
         review_mat("not even a match file", "4ply")
 
 

@@ -7,7 +7,7 @@ import random
 from hypothesis import strategies as st
 
 from bidak.formats import (
-    CubeAction,
+    CubeOffer,
     GameState,
     MatAction,
     MatchInfo,
@@ -85,7 +85,7 @@ def match_infos(draw: st.DrawFn, *, playing_only: bool = False) -> MatchInfo:
         game_state=state,
         turn=turn,
         double_offered=doubled,
-        resign_level=resign,
+        resign_stakes=resign,
         dice=rolled,
         length=length,
         score=(score[0], score[1]),
@@ -102,11 +102,11 @@ def xgids(draw: st.DrawFn) -> Xgid:
     beaver = not length and draw(st.booleans())
     cube_log = 0 if crawford else draw(st.integers(0, 12))
     owner = 0 if crawford or cube_log == 0 else draw(st.sampled_from([-1, 0, 1]))
-    actions = [CubeAction.NONE]
+    actions = [CubeOffer.NONE]
     if not crawford and owner != -turn:
-        actions.append(CubeAction.DOUBLED)
+        actions.append(CubeOffer.DOUBLED)
     if beaver and owner != -turn:
-        actions += [CubeAction.BEAVERED, CubeAction.RACCOONED]
+        actions += [CubeOffer.BEAVERED, CubeOffer.RACCOONED]
     action = draw(st.sampled_from(actions))
     scores = st.integers(0, length - 1) if length else st.integers(0, 500)
     return Xgid(
@@ -114,8 +114,8 @@ def xgids(draw: st.DrawFn) -> Xgid:
         cube_value=1 << cube_log,
         cube_owner=owner,
         turn=turn,
-        dice=draw(st.one_of(st.none(), dice)) if action is CubeAction.NONE else None,
-        cube_action=action,
+        dice=draw(st.one_of(st.none(), dice)) if action is CubeOffer.NONE else None,
+        cube_offer=action,
         bottom_score=draw(scores),
         top_score=draw(scores),
         crawford=crawford,

@@ -130,7 +130,7 @@ def test_crawford_in_money_play_is_rejected() -> None:
         {"cube_owner": 2},
         {"on_roll": 2},
         {"turn": -1},
-        {"resign_level": 4, "turn": 1},
+        {"resign_stakes": 4, "turn": 1},
         {"dice": (0, 3)},
         {"dice": (7, 1)},
         {"length": 1 << 15},
@@ -146,5 +146,5 @@ def test_impossible_states_cannot_be_built(fields: dict[str, object]) -> None:
 
 def test_resigning_instead_of_answering_a_double() -> None:
     """gnubg lets the doubled player resign and keeps both flags; the turn goes back."""
-    info = MatchInfo(cube_owner=None, on_roll=1, turn=1, double_offered=True, resign_level=2)
+    info = MatchInfo(cube_owner=None, on_roll=1, turn=1, double_offered=True, resign_stakes=2)
     assert MatchInfo.from_match_id(info.match_id) == info

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bidak.errors import InvalidId
 from bidak.formats import (
-    CubeAction,
+    CubeOffer,
     MatchInfo,
     Xgid,
     format_gnubg_id,
@@ -60,7 +60,7 @@ def test_xgid_round_trip(xgid: Xgid) -> None:
     text = str(xgid)
     assert Xgid.parse(text) == xgid
     assert Xgid.parse(text.removeprefix("XGID=")) == xgid
-    if xgid.cube_action in (CubeAction.BEAVERED, CubeAction.RACCOONED):
+    if xgid.cube_offer in (CubeOffer.BEAVERED, CubeOffer.RACCOONED):
         return
     position, info = xgid.to_gnubg()
     again = Xgid.from_gnubg(
@@ -75,7 +75,7 @@ def test_xgid_round_trip(xgid: Xgid) -> None:
 @given(positions(), match_infos(playing_only=True))
 def test_gnubg_id_through_xgid(position: Position, info: MatchInfo) -> None:
     """A gnubg state that an XGID can hold survives the trip through the XGID."""
-    if info.resign_level:  # an XGID has no pending resignation
+    if info.resign_stakes:  # an XGID has no pending resignation
         return
     xgid = Xgid.parse(str(Xgid.from_gnubg(position, info)))
     back_position, back_info = xgid.to_gnubg()

@@ -8,7 +8,7 @@ import pytest
 
 from bidak.errors import InvalidId
 from bidak.formats import (
-    CubeAction,
+    CubeOffer,
     MatchInfo,
     Xgid,
     format_gnubg_id,
@@ -56,7 +56,7 @@ def test_fields_of_the_bear_off_row() -> None:
     xgid = Xgid.parse("-B-A--A----------------ba-:1:-1:1:63:4:5:0:7:10")  # no prefix
     assert xgid.position == Position.from_counts({1: 2, 3: 1, 6: 1}, {1: 1, 2: 2})
     assert (xgid.cube_value, xgid.cube_log, xgid.cube_owner) == (2, 1, -1)
-    assert (xgid.turn, xgid.dice, xgid.cube_action) == (1, (6, 3), CubeAction.NONE)
+    assert (xgid.turn, xgid.dice, xgid.cube_offer) == (1, (6, 3), CubeOffer.NONE)
     assert (xgid.bottom_score, xgid.top_score, xgid.length, xgid.max_cube_log) == (4, 5, 7, 10)
     _, info = xgid.to_gnubg()
     assert (info.score, info.cube_owner, info.on_roll) == ((5, 4), 0, 1)
@@ -88,7 +88,7 @@ def test_top_player_on_roll() -> None:
 
 def test_pending_double_maps_to_gnubg_turn() -> None:
     xgid = Xgid.parse("XGID=-b----E-C---eE---b-d-b--B-:0:0:1:D:0:0:0:7:10")
-    assert xgid.cube_action is CubeAction.DOUBLED and xgid.dice is None
+    assert xgid.cube_offer is CubeOffer.DOUBLED and xgid.dice is None
     _, info = xgid.to_gnubg()
     assert (info.on_roll, info.turn, info.double_offered, info.cube_value) == (1, 0, True, 1)
 
@@ -96,7 +96,7 @@ def test_pending_double_maps_to_gnubg_turn() -> None:
 def test_beaver_states_round_trip_but_have_no_gnubg_id() -> None:
     text = "XGID=-b----E-C---eE---c-e----B-:1:0:1:B:0:0:2:0:10"
     xgid = Xgid.parse(text)
-    assert xgid.cube_action is CubeAction.BEAVERED
+    assert xgid.cube_offer is CubeOffer.BEAVERED
     assert str(xgid) == text
     with pytest.raises(InvalidId, match="beaver"):
         xgid.to_gnubg()

@@ -43,7 +43,7 @@ def at(phase: Phase, **changes: object) -> MatchState:
         (at(Phase.MOVE, dice=(3, 1)), ZERO, {"move", "resign"}, {"resign"}),
         (at(Phase.DOUBLED), ONE, set(), {"take", "drop"}),
         (
-            at(Phase.RESIGN_OFFERED, resigner=ONE, resign_level=1),
+            at(Phase.RESIGN_OFFERED, resigner=ONE, resign_stakes=1),
             ZERO,
             {"accept_resign", "reject_resign"},
             set(),
@@ -98,7 +98,7 @@ def test_a_roll_that_cannot_be_played_is_passed_automatically() -> None:
     "state",
     [
         at(Phase.DOUBLED),
-        at(Phase.RESIGN_OFFERED, resigner=ONE, resign_level=1),
+        at(Phase.RESIGN_OFFERED, resigner=ONE, resign_stakes=1),
         at(Phase.MATCH_OVER, turn=None, winner=ZERO),
     ],
 )

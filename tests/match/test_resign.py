@@ -50,7 +50,7 @@ def rolling(**changes: object) -> MatchState:
 def test_an_accepted_resignation_scores_level_times_cube(level: int, cube: int) -> None:
     state, events = apply(rolling(cube=cube, cube_owner=ONE), ResignGame(ZERO, level), NO_DICE)
     assert events == (ResignOffered(ZERO, level),)
-    assert (state.phase, state.resign_level, state.resigner) == (Phase.RESIGN_OFFERED, level, ZERO)
+    assert (state.phase, state.resign_stakes, state.resigner) == (Phase.RESIGN_OFFERED, level, ZERO)
     assert decider(state) is ONE
     assert allowed_actions(state, ONE) == {
         "accept_resign",
@@ -65,7 +65,7 @@ def test_an_accepted_resignation_scores_level_times_cube(level: int, cube: int) 
         GameWon(ONE, points, GameEnd.RESIGN, (0, points)),
         GameStarted(2, (0, points), crawford=points == 6),
     )
-    assert (state.phase, state.resign_level, state.resigner) == (Phase.OPENING, 0, None)
+    assert (state.phase, state.resign_stakes, state.resigner) == (Phase.OPENING, 0, None)
 
 
 def test_a_rejected_resignation_returns_to_the_roll_exactly() -> None:
@@ -128,7 +128,7 @@ def test_while_a_resignation_is_pending_only_the_answer_may_come() -> None:
         new_match(RuleSet(length=7)),
         rolling(),
         rolling(phase=Phase.DOUBLED),
-        rolling(phase=Phase.RESIGN_OFFERED, resign_level=1, resigner=ONE),
+        rolling(phase=Phase.RESIGN_OFFERED, resign_stakes=1, resigner=ONE),
     ],
     ids=["opening", "roll", "doubled", "resign_offered"],
 )

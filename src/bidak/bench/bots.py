@@ -22,7 +22,7 @@ from rich.table import Table
 from bidak.engine.bots import Bot, make_bot, shared_engines
 from bidak.engine.duel import DuelResult, duel, play
 from bidak.engine.judging import Judge, Tally
-from bidak.engine.levels import LEVELS, Level
+from bidak.engine.levels import STYLES, Level
 from bidak.match import Action, MatchState, Phase, Player, RuleSet, SeededDice, decider
 
 BUDGETS: dict[Level, float] = {Level.EXPERT: 1.5, Level.NORMAL: 0.1}
@@ -77,7 +77,7 @@ def time_levels(
     timings = []
     clock = time.perf_counter
     for level in levels:
-        shared_engines().evaluator(LEVELS[level].ply)
+        shared_engines().evaluator(STYLES[level].ply)
         bot = make_bot(level, seed)
         seconds, kinds, actions = [], [], []
         for state in states:
@@ -132,7 +132,7 @@ def timing_table(timings: Sequence[Timing], judge_ply: str | None = None) -> Tab
         )
         table.add_row(
             timing.level.value,
-            LEVELS[timing.level].ply,
+            STYLES[timing.level].ply,
             str(len(timing.seconds)),
             f"{timing.median() * 1000:.1f}",
             f"{p95 * 1000:.1f}",

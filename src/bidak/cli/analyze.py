@@ -15,8 +15,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Column, Table
 
 from bidak.cli.errors import friendly, stderr
-from bidak.cli.hint import JsonOpt, LevelOpt
-from bidak.engine.hints import check_level
+from bidak.cli.hint import JsonOpt, PlyOpt
+from bidak.engine.hints import check_ply
 from bidak.engine.review import review_mat
 from bidak.engine.review_model import (
     CheckerDecision,
@@ -48,11 +48,11 @@ def read_text(path: Path) -> str:
 @friendly
 def analyze(
     file: Annotated[Path, typer.Argument(help="a .mat match file", metavar="FILE.mat")],
-    level: LevelOpt = "2ply",
+    ply: PlyOpt = "2ply",
     as_json: JsonOpt = False,
 ) -> None:
     """Review every decision of a match: errors, blunders, luck and PR per player."""
-    check_level(level)
+    check_ply(ply)
     record = read_mat(read_text(file))
     started = time.perf_counter()
     with Progress(
@@ -68,7 +68,7 @@ def analyze(
         def advance(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        review = review_mat(record, level, advance)
+        review = review_mat(record, ply, advance)
     seconds = time.perf_counter() - started
     if as_json:
         typer.echo(json.dumps(review.to_json(), indent=2))
@@ -80,7 +80,7 @@ def _print_report(review: MatchReview, seconds: float) -> None:
     names = review.players
     console.print(
         f"[bold]{names[0]}[/] vs [bold]{names[1]}[/], {review.length}-point match:"
-        f" {len(review.decisions)} decisions reviewed at {review.level} in {seconds:.1f} s"
+        f" {len(review.decisions)} decisions reviewed at {review.ply} in {seconds:.1f} s"
     )
     for game in review.games:
         _print_game(game, names)

@@ -58,10 +58,10 @@ def bots(
 ) -> None:
     """Decision time and PR per bot level, and duels between the levels (points per game)."""
     from bidak.bench.bots import run
-    from bidak.engine.hints import check_level
+    from bidak.engine.hints import check_ply
     from bidak.engine.levels import Level
 
-    judge_ply = None if judge == "none" else check_level(judge)
+    judge_ply = None if judge == "none" else check_ply(judge)
 
     chosen = [Level.parse(name) for name in levels.split(",") if name.strip()]
     for table in run(

@@ -14,7 +14,7 @@ from bidak.cli.positions import IdArg, parse_dice
 from bidak.engine.hints import (
     CubeHint,
     PlayHint,
-    check_level,
+    check_ply,
     cube_available,
     cube_hint,
     play_hint,
@@ -24,8 +24,8 @@ from bidak.formats.ids import IdState, read_any_id
 
 console = Console(highlight=False)
 
-LevelOpt = Annotated[
-    str, typer.Option("--level", "-l", help="engine depth: 1ply (fast), 2ply or 3ply (slow)")
+PlyOpt = Annotated[
+    str, typer.Option("--ply", "--level", "-l", help="engine depth: 1ply (fast), 2ply or 3ply")
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print the hint as JSON")]
 
@@ -48,20 +48,20 @@ def context_of(state: IdState) -> Context:
 def hint(
     id_text: IdArg,
     dice: Annotated[str, typer.Argument(help="the roll, e.g. 31; none: the cube verdict")] = "",
-    level: LevelOpt = "2ply",
+    ply: PlyOpt = "2ply",
     as_json: JsonOpt = False,
     top: Annotated[int, typer.Option(help="how many plays to list (JSON lists all)")] = 10,
 ) -> None:
     """The engine's best plays for a roll, or without a roll its cube verdict."""
-    check_level(level)
+    check_ply(ply)
     state = read_any_id(id_text)
     context = context_of(state)
     roll = parse_dice(dice) if dice else state.dice
     found: PlayHint | CubeHint
     if roll is not None:
-        found = play_hint(state.position, roll, context, level)
+        found = play_hint(state.position, roll, context, ply)
     else:
-        found = cube_hint(state.position, context, level, available=cube_available(context))
+        found = cube_hint(state.position, context, ply, available=cube_available(context))
     if as_json:
         typer.echo(json.dumps(found.to_json(), indent=2))
     elif isinstance(found, PlayHint):
@@ -84,7 +84,7 @@ def _describe(context: Context) -> str:
 def _print_plays(found: PlayHint, top: int) -> None:
     high, low = found.dice
     console.print(
-        f"{len(found.candidates)} legal play(s) for {high}-{low} at {found.level}"
+        f"{len(found.candidates)} legal play(s) for {high}-{low} at {found.ply}"
         f" ({_describe(found.context)})"
     )
     table = Table("#", "play", "equity", "diff", "win", "W g", "W bg", "L g", "L bg")
@@ -111,7 +111,7 @@ def _print_plays(found: PlayHint, top: int) -> None:
 
 def _print_cube(found: CubeHint) -> None:
     verdict = found.verdict
-    console.print(f"Cube decision at {verdict.level} ({_describe(found.context)})")
+    console.print(f"Cube decision at {verdict.ply} ({_describe(found.context)})")
     best = verdict.best_equity
     table = Table("action", "equity", "vs best")
     for name, equity in (

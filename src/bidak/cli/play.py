@@ -193,8 +193,8 @@ class TerminalGame:
             self._try(ForfeitMatch(self.human))
             raise Quit
         elif word == "resign":
-            level = int(words[1]) if len(words) > 1 and words[1] in ("1", "2", "3") else 1
-            return ResignGame(self.human, level)
+            stakes = int(words[1]) if len(words) > 1 and words[1] in ("1", "2", "3") else 1
+            return ResignGame(self.human, stakes)
         else:
             return False
         return True

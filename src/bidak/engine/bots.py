@@ -32,7 +32,7 @@ from bidak.engine.bots_choice import choose_play, wants_double, wants_take
 from bidak.engine.context import context_for
 from bidak.engine.engines import Engines as Engines  # re-exported: callers import it here
 from bidak.engine.engines import shared_engines as shared_engines
-from bidak.engine.levels import LEVELS, QUICK, Level, Style
+from bidak.engine.levels import QUICK, STYLES, Level, Style
 from bidak.engine.sage import Evaluator, won_equity
 from bidak.errors import IllegalAction
 from bidak.match import (
@@ -77,7 +77,7 @@ class SageBot:
         engines: Engines | None = None,
     ) -> None:
         self.level = Level.parse(level)
-        self.style = LEVELS[self.level] if style is None else style
+        self.style = STYLES[self.level] if style is None else style
         self._rng = rng
         self._rng_lock = threading.Lock()
         self._engines = shared_engines() if engines is None else engines
@@ -160,7 +160,7 @@ def play_on_equity(state: MatchState, player: Player, evaluator: Evaluator) -> f
 
 def resign_is_worth_it(state: MatchState, player: Player, evaluator: Evaluator) -> bool:
     """Whether the resignation on the table gives ``player`` at least what playing on would."""
-    offered = won_equity(state.resign_level, context_for(state, player))
+    offered = won_equity(state.resign_stakes, context_for(state, player))
     return offered >= play_on_equity(state, player, evaluator) - 1e-9
 
 

@@ -20,7 +20,7 @@ from typing import Any, Final
 from bidak.engine.bots import Engines, SageBot, shared_engines
 from bidak.engine.duel import play
 from bidak.engine.judging import CUBE_KINDS, DEFINITION, KINDS, PR_SCALE, Judge, Judged, Kind, Tally
-from bidak.engine.levels import LEVELS, Level, Style
+from bidak.engine.levels import STYLES, Level, Style
 from bidak.match import Action, Event, GameWon, MatchState, Player, RuleSet, SeededDice
 
 __all__ = [
@@ -140,7 +140,7 @@ def _seats(setup: Setup, index: int, engines: Engines | None) -> tuple[SageBot, 
         )
     mine = _measured_seat(index)
     first = bot(setup.level, setup.style, mine)
-    other = bot(setup.opponent, LEVELS[setup.opponent], mine.opponent)
+    other = bot(setup.opponent, STYLES[setup.opponent], mine.opponent)
     return (first, other) if mine is Player.ZERO else (other, first)
 
 
@@ -241,4 +241,4 @@ def make_judge(ply: str, engines: Engines | None = None) -> Judge:
 def default_judge_ply(level: Level) -> str:
     """One ply deeper than the level plays: 2-ply for the 1-ply levels, 3-ply for Expert."""
     plies = {"1ply": "2ply", "2ply": "3ply"}
-    return plies.get(LEVELS[level].ply, "3ply")
+    return plies.get(STYLES[level].ply, "3ply")

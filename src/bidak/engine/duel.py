@@ -43,7 +43,7 @@ MAX_ACTIONS = 100_000
 
 
 @dataclass(frozen=True, slots=True)
-class Played:
+class Playout:
     """What :func:`play` returns: the last state, every game won on the way and the log."""
 
     state: MatchState
@@ -59,14 +59,14 @@ def play(
     games: int | None = None,
     observe: Observer | None = None,
     on_game: Callable[[GameWon], None] | None = None,
-) -> Played:
+) -> Playout:
     """Play a match between ``bots[0]`` (seat ZERO) and ``bots[1]``, or only its first ``games``."""
     state, started = start_match(rules)
     log: list[Event] = list(started)
     won: list[GameWon] = []
     for _ in range(MAX_ACTIONS):
         if state.phase is Phase.MATCH_OVER or (games is not None and len(won) >= games):
-            return Played(state, tuple(won), tuple(log))
+            return Playout(state, tuple(won), tuple(log))
         action = automatic_action(state)
         if action is None:
             player = decider(state)

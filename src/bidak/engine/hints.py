@@ -14,7 +14,7 @@ convention). Equities are the engine's normalised units from the view of the pla
 Every result is a frozen dataclass whose ``to_json()`` gives JSON-ready dicts and lists.
 
 >>> from bidak.rules import Position
->>> hint = play_hint(Position.initial(), (3, 1), level="1ply")
+>>> hint = play_hint(Position.initial(), (3, 1), ply="1ply")
 >>> hint.candidates[0].notation, hint.candidates[0].loss
 ('8/5 6/5', 0.0)
 """
@@ -28,7 +28,7 @@ from typing import Any
 from bidak.engine.context import context_for
 from bidak.engine.engines import shared_engines
 from bidak.engine.sage import (
-    LEVELS,
+    PLIES,
     Context,
     CubeOwner,
     CubeVerdict,
@@ -43,16 +43,16 @@ from bidak.rules import Play, Position, legal_plays, outcome
 JSON = dict[str, Any]
 
 
-def shared_evaluator(level: str) -> Evaluator:
-    """The process's :class:`Evaluator` for ``level`` (:mod:`bidak.engine.engines` owns them)."""
-    return shared_engines().evaluator(check_level(level))
+def shared_evaluator(ply: str) -> Evaluator:
+    """The process's :class:`Evaluator` for ``ply`` (:mod:`bidak.engine.engines` owns them)."""
+    return shared_engines().evaluator(check_ply(ply))
 
 
-def check_level(level: str) -> str:
-    """``level`` if it is a depth the engine knows, else :class:`EngineError`."""
-    if level not in LEVELS:
-        raise EngineError(f"unknown engine level {level!r}; use one of {', '.join(LEVELS)}")
-    return level
+def check_ply(ply: str) -> str:
+    """``ply`` if it is a depth the engine knows, else :class:`EngineError`."""
+    if ply not in PLIES:
+        raise EngineError(f"unknown engine depth {ply!r}; use one of {', '.join(PLIES)}")
+    return ply
 
 
 def check_playable(position: Position) -> None:
@@ -93,7 +93,7 @@ class Candidate:
     cubeless_equity: float
     loss: float
     probabilities: Probabilities
-    level: str
+    ply: str
 
     @property
     def notation(self) -> str:
@@ -113,7 +113,7 @@ class Candidate:
             "cubeless_equity": self.cubeless_equity,
             "loss": self.loss,
             "probabilities": probabilities_json(self.probabilities),
-            "level": self.level,
+            "level": self.ply,
         }
 
 
@@ -124,7 +124,7 @@ class PlayHint:
     position: Position
     dice: tuple[int, int]
     context: Context
-    level: str
+    ply: str
     candidates: tuple[Candidate, ...]
 
     @property
@@ -137,7 +137,7 @@ class PlayHint:
             "position_id": self.position.position_id,
             "dice": list(self.dice),
             "context": context_json(self.context),
-            "level": self.level,
+            "level": self.ply,
             "candidates": [candidate.to_json() for candidate in self.candidates],
         }
 
@@ -146,17 +146,17 @@ def play_hint(
     position: Position,
     dice: tuple[int, int],
     context: Context | None = None,
-    level: str = "2ply",
+    ply: str = "2ply",
     *,
     evaluator: Evaluator | None = None,
 ) -> PlayHint:
-    """Every legal play of ``dice``, ranked by the engine at ``level`` (or by ``evaluator``).
+    """Every legal play of ``dice``, ranked by the engine at ``ply`` (or by ``evaluator``).
 
     ``context`` defaults to a money game with the cube centred at 1.
     """
     check_playable(position)
     context = context or Context()
-    engine = evaluator or shared_evaluator(level)
+    engine = evaluator or shared_evaluator(ply)
     by_result = {play.result: play for play in legal_plays(position, dice)}
     ranked = engine.rank(position, dice, context)
     candidates = tuple(
@@ -167,7 +167,7 @@ def play_hint(
             found.cubeless_equity,
             found.loss,
             found.probabilities,
-            found.level,
+            found.ply,
         )
         for rank, found in enumerate(ranked, 1)
         if found.result in by_result
@@ -177,7 +177,7 @@ def play_hint(
             f"the engine ranked {len(candidates)} of the {len(by_result)} legal plays of"
             f" {dice[0]}-{dice[1]} ({position.position_id})"
         )
-    return PlayHint(position, dice, context, engine.level, candidates)
+    return PlayHint(position, dice, context, engine.ply, candidates)
 
 
 # -- cube ----------------------------------------------------------------------------------------
@@ -246,7 +246,7 @@ class CubeHint:
             "kind": "cube",
             "position_id": self.position.position_id,
             "context": context_json(self.context),
-            "level": verdict.level,
+            "level": verdict.ply,
             "for_taker": self.for_taker,
             "available": self.available,
             "no_double": verdict.no_double,
@@ -265,7 +265,7 @@ class CubeHint:
 def cube_hint(
     position: Position,
     context: Context | None = None,
-    level: str = "2ply",
+    ply: str = "2ply",
     *,
     for_taker: bool = False,
     available: bool = True,
@@ -274,7 +274,7 @@ def cube_hint(
     """The engine's cube verdict for the player on roll in ``position`` before rolling."""
     check_playable(position)
     context = context or Context()
-    engine = evaluator or shared_evaluator(level)
+    engine = evaluator or shared_evaluator(ply)
     return CubeHint(position, context, engine.cube(position, context), for_taker, available)
 
 
@@ -296,7 +296,7 @@ def cube_available(context: Context) -> bool:
 
 
 def state_hint(
-    state: MatchState, level: str = "2ply", *, evaluator: Evaluator | None = None
+    state: MatchState, ply: str = "2ply", *, evaluator: Evaluator | None = None
 ) -> PlayHint | CubeHint | None:
     """The hint for the decision ``state`` waits for; ``None`` when there is none to give.
 
@@ -307,7 +307,7 @@ def state_hint(
     player = state.turn
     if player is None:
         return None
-    engine = evaluator or shared_evaluator(level)
+    engine = evaluator or shared_evaluator(ply)
     context = context_for(state, player)
     if state.phase is Phase.MOVE and state.dice is not None:
         return play_hint(state.position, state.dice, context, evaluator=engine)

@@ -1,7 +1,7 @@
 """Judging decisions: what an error is, which decisions count, and PR (the one definition).
 
 Every figure Bidak gives for the quality of play is made here: a review's PR (``bidak analyze``,
-the review page), a calibration run's PR per level (``scripts/calibrate.py``, the figures behind
+the review page), a calibration run's PR per ply (``scripts/calibrate.py``, the figures behind
 :mod:`bidak.engine.levels`) and the PR column of ``bidak bench bots``. ``docs/analysis.md``
 explains it for readers and compares it with GNU Backgammon's and eXtreme Gammon's figures.
 
@@ -10,7 +10,7 @@ cube in play: +1 is winning the cube's worth, -1 losing it. In a match that is t
 chance mapped linearly so that winning and losing the cube's worth are +1 and -1 (gnubg's EMG,
 "equivalent to money game"). An error at a 4-cube weighs as much as the same error at 1.
 
-**The error (loss) of a decision**, always >= 0, at the judge's level:
+**The error (loss) of a decision**, always >= 0, at the judge's ply:
 
 - a checker play: the best play's equity minus the played one's;
 - the doubler's decision: ``max(ND, D)`` minus ``D`` (doubled) or ``ND`` (held, i.e. rolled),
@@ -146,7 +146,7 @@ class CubeJudgement:
 
 
 class Judge:
-    """Judges decisions at the level of ``engine``; ``quick`` (1-ply) screens holds.
+    """Judges decisions at the ply of ``engine``; ``quick`` (1-ply) screens holds.
 
     ``memo`` keeps every evaluation (for judging several bots on the same states).
     """
@@ -154,7 +154,7 @@ class Judge:
     def __init__(self, engine: Evaluator, quick: Evaluator, *, memo: bool = False) -> None:
         self.engine = engine
         self.quick = quick
-        self.level = engine.level
+        self.ply = engine.ply
         self._ranks: dict[tuple[Position, tuple[int, int], Context], list[RankedPlay]] | None
         self._cubes: dict[tuple[Position, Context], CubeVerdict] | None
         self._ranks, self._cubes = ({}, {}) if memo else (None, None)
@@ -187,7 +187,7 @@ class Judge:
             return CubeJudgement(Kind.DOUBLE, True, self._cube(state.position, context))
         if not cube_available(context):
             return None
-        screened = self.engine is not self.quick and self.level != "1ply"
+        screened = self.engine is not self.quick and self.ply != "1ply"
         if screened and double_gap(self.quick.cube(state.position, context)) >= SCREEN_CUBE:
             return None
         verdict = self._cube(state.position, context)

@@ -1,12 +1,12 @@
 """The bot levels players choose (rules.md 9: Beginner, Normal, Expert) and how each one plays.
 
-Every knob of a level lives in :data:`LEVELS`, one row per level, so calibration
+Every knob of a level lives in :data:`STYLES`, one row per level, so calibration
 (:mod:`bidak.engine.calibrate`) tunes numbers in one place. Equities are in the engine's units
 (+1 = winning the cube's worth), so a knob of 0.1 is a tenth of a point at the current cube.
 
 >>> Level.parse("Expert")
 <Level.EXPERT: 'expert'>
->>> LEVELS[Level.EXPERT].ply
+>>> STYLES[Level.EXPERT].ply
 '2ply'
 >>> Level.parse("grandmaster")
 Traceback (most recent call last):
@@ -87,7 +87,7 @@ class Style:
         return self.double_bias == 0.0 and self.take_bias == 0.0 and self.cube_noise == 0.0
 
 
-LEVELS: Final[dict[Level, Style]] = {
+STYLES: Final[dict[Level, Style]] = {
     Level.BEGINNER: Style(
         ply="1ply",
         cap=0.4,

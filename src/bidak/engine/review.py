@@ -15,7 +15,7 @@ gnubg's EMG) are that module's.
 **Verdicts** (by the loss, each band excluding the worse ones): doubtful >= 0.02, error >= 0.04,
 blunder >= 0.08 (``DOUBTFUL``, ``ERROR``, ``BLUNDER``).
 
-**Luck** of each roll (:mod:`bidak.engine.luck`), at 1-ply whatever the review's level: the
+**Luck** of each roll (:mod:`bidak.engine.luck`), at 1-ply whatever the review's ply: the
 roller's equity after the best play of the roll rolled minus the average over the 21 rolls
 (doubles weigh 1, the others 2) of the equity after each roll's best play; the opening roll is
 averaged over the 15 non-doubles and credited to the player who plays it.
@@ -27,7 +27,7 @@ of counted decisions, and the sum of the player's luck. Resignations are not rev
 Cost, measured on the 2-core machine for a 7-point match of 445 rolls (343 unforced plays):
 3.5 s at 1-ply, 18 s at 2-ply. Luck is about 5 ms a roll; a checker decision about 3 ms at
 1-ply and 40 ms at 2-ply; a cube decision 16 µs at 1-ply and about 35 ms at 2-ply. Engines
-are made once per process and level (:func:`hints.shared_evaluator`).
+are made once per process and ply (:func:`hints.shared_evaluator`).
 
 Plays the server made for a player on autoplay (after a timeout) are reviewed like any other.
 """
@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from bidak.engine.context import context_for
-from bidak.engine.hints import check_level, shared_evaluator
+from bidak.engine.hints import check_ply, shared_evaluator
 from bidak.engine.judging import CLOSE_CUBE, SCREEN_CUBE, CubeJudgement, Judge, Kind
 from bidak.engine.luck import roll_luck
 from bidak.engine.review_model import (
@@ -90,28 +90,28 @@ DEFAULT_PLAYERS = ("Player 0", "Player 1")
 
 def review_mat(
     text_or_record: str | MatRecord,
-    level: str = "2ply",
+    ply: str = "2ply",
     progress: Progress | None = None,
     *,
     evaluator: Evaluator | None = None,
 ) -> MatchReview:
     """Review a ``.mat`` match (its text, or a record read with :func:`read_mat`)."""
-    check_level(level)
+    check_ply(ply)
     record = read_mat(text_or_record) if isinstance(text_or_record, str) else text_or_record
     _, events = mat_to_match(record)
-    return review_match(events, level, progress, players=record.players, evaluator=evaluator)
+    return review_match(events, ply, progress, players=record.players, evaluator=evaluator)
 
 
 def review_match(
     events: Iterable[Event],
-    level: str = "2ply",
+    ply: str = "2ply",
     progress: Progress | None = None,
     *,
     players: tuple[str, str] = DEFAULT_PLAYERS,
     evaluator: Evaluator | None = None,
 ) -> MatchReview:
-    """Review every decision of a match's event log at ``level`` (``evaluator`` overrides it)."""
-    engine = evaluator or shared_evaluator(check_level(level))
+    """Review every decision of a match's event log at ``ply`` (``evaluator`` overrides it)."""
+    engine = evaluator or shared_evaluator(check_ply(ply))
     log = list(events)
     started = next((e for e in log if isinstance(e, MatchStarted)), None)
     if started is None:
@@ -140,7 +140,7 @@ def review_match(
     return MatchReview(
         started.rules.length,
         players,
-        engine.level,
+        engine.ply,
         reviewed,
         (
             totals_for(Player.ZERO, players[0], reviewed),
@@ -228,7 +228,7 @@ def _cube_decision(spot: CubeSpot, judged: CubeJudgement, player: Player) -> Cub
         double_pass=verdict.double_pass,
         loss=judged.loss,
         counted=True,
-        level=verdict.level,
+        ply=verdict.ply,
     )
 
 

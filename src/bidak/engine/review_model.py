@@ -165,7 +165,7 @@ class CubeDecision:
     double_pass: float
     loss: float
     counted: bool
-    level: str
+    ply: str
 
     kind = "cube"
 
@@ -189,7 +189,7 @@ class CubeDecision:
             "loss": self.loss,
             "verdict": self.verdict.value,
             "counted": self.counted,
-            "level": self.level,
+            "level": self.ply,
         }
 
 
@@ -301,7 +301,7 @@ class MatchReview:
 
     length: int
     players: tuple[str, str]
-    level: str
+    ply: str
     games: tuple[GameReview, ...]
     totals: tuple[PlayerTotals, PlayerTotals]
 
@@ -313,7 +313,7 @@ class MatchReview:
         return {
             "length": self.length,
             "players": list(self.players),
-            "level": self.level,
+            "level": self.ply,
             "thresholds": dict(THRESHOLDS),
             "games": [game.to_json() for game in self.games],
             "totals": [totals.to_json() for totals in self.totals],

@@ -7,8 +7,8 @@ opponent's bar, both as positive counts. Borne-off checkers are implicit. That i
 
 Facts this module relies on (measured on the 2-core machine, see the closing notes of issue 3):
 
-- ply levels follow XG's convention: "1ply" is the raw network;
-- an analyzer reads its weight files when created (55-110 ms): create one per level and reuse it;
+- plies follow XG's convention: "1ply" is the raw network;
+- an analyzer reads its weight files when created (55-110 ms): create one per ply and reuse it;
 - ``checker_play`` ranks every legal play, best first, with cubeful equity in the match context
   (normalised: +1/-1 = winning/losing the cube's worth of points);
 - ``cube_action`` re-reads the weights on each call (about 45 ms); the 1-ply cube decision is
@@ -30,11 +30,11 @@ import bgsage
 from bidak.errors import BidakError, InvalidPosition
 from bidak.rules import Position, Sides, legal_plays
 
-LEVELS = ("1ply", "2ply", "3ply")
+PLIES = ("1ply", "2ply", "3ply")
 
 
 class EngineError(BidakError):
-    """The engine was asked something it cannot answer (unknown level, impossible input)."""
+    """The engine was asked something it cannot answer (unknown ply, impossible input)."""
 
 
 def to_board(position: Position) -> list[int]:
@@ -103,17 +103,17 @@ class Context:
         }
 
 
-def won_equity(level: int, context: Context) -> float:
-    """What winning ``level`` x cube points now is worth to the mover, in the engine's units.
+def won_equity(stakes: int, context: Context) -> float:
+    """What winning ``stakes`` x cube points now is worth to the mover, in the engine's units.
 
     The units are those of every equity here: +1 is winning the cube's worth. For money that is
-    ``level``; in a match it is the match-winning chances after the win on the engine's linear
+    ``stakes``; in a match it is the match-winning chances after the win on the engine's linear
     scale. Used to weigh a resignation offer against playing on.
     """
     away, other = context.away
     if away == 0 and other == 0:
-        return float(level)
-    left = away - level * context.cube
+        return float(stakes)
+    left = away - stakes * context.cube
     # bgbot_cpp's table flag means "post-Crawford": true once the opponent already needs 1.
     mwc = 1.0 if left <= 0 else float(bgbot_cpp.get_met(left, other, other == 1))
     return float(bgbot_cpp.mwc2eq(mwc, away, other, context.cube, context.crawford))
@@ -153,7 +153,7 @@ class RankedPlay:
     cubeless_equity: float
     probabilities: Probabilities
     loss: float  # equity given up against the best candidate, >= 0
-    level: str
+    ply: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +166,7 @@ class CubeVerdict:
     should_double: bool
     should_take: bool
     probabilities: Probabilities
-    level: str
+    ply: str
 
     @property
     def double_equity(self) -> float:
@@ -194,12 +194,12 @@ _OWNERS = {
 class Evaluator:
     """One bgsage analyzer at a fixed ply; thread-safe for concurrent calls."""
 
-    def __init__(self, level: str = "1ply") -> None:
-        if level not in LEVELS:
-            raise EngineError(f"unknown engine level {level!r}; use one of {', '.join(LEVELS)}")
-        self.level = level
-        self._analyzer = bgsage.create_analyzer(level)
-        self._one_ply = self._analyzer if level == "1ply" else None
+    def __init__(self, ply: str = "1ply") -> None:
+        if ply not in PLIES:
+            raise EngineError(f"unknown engine depth {ply!r}; use one of {', '.join(PLIES)}")
+        self.ply = ply
+        self._analyzer = bgsage.create_analyzer(ply)
+        self._one_ply = self._analyzer if ply == "1ply" else None
         self._lock = threading.Lock()
 
     def _first_ply(self) -> Any:
@@ -282,7 +282,7 @@ class Evaluator:
         levels use bgsage's cube search, which costs about 45 ms a call.
         """
         board = to_board(position)
-        if self.level == "1ply":
+        if self.ply == "1ply":
             after = self._analyzer.post_move_analytics(
                 bgsage.flip_board(board), **context.flipped()._kwargs()
             )
@@ -325,8 +325,8 @@ class Evaluator:
 class SageReferee:
     """bgsage at 1-ply choosing plays, for engine-played sample games (cubeless money play)."""
 
-    def __init__(self, level: str = "1ply") -> None:
-        self._analyzer = bgsage.create_analyzer(level, cubeful=False)
+    def __init__(self, ply: str = "1ply") -> None:
+        self._analyzer = bgsage.create_analyzer(ply, cubeful=False)
 
     def best_result(self, position: Position, dice: tuple[int, int]) -> Position:
         """The result of bgsage's best play (mover's view)."""

@@ -31,10 +31,10 @@ from bidak.formats.notation import (
     parse_mat_steps,
     resolve_mat_steps,
 )
-from bidak.formats.xgid import CubeAction, Xgid, from_xgid, to_xgid
+from bidak.formats.xgid import CubeOffer, Xgid, from_xgid, to_xgid
 
 __all__ = [
-    "CubeAction",
+    "CubeOffer",
     "GameState",
     "MatAction",
     "MatDouble",

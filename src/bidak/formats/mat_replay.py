@@ -23,7 +23,7 @@ from bidak.formats.mat_records import (
 from bidak.formats.notation import resolve_mat_steps
 from bidak.rules import Position, Step, Variant, check_dice, legal_plays, outcome
 
-_RESIGN_LEVELS: Final = (1, 2, 3)
+_RESIGN_STAKES: Final = (1, 2, 3)
 
 
 class Rejected(Exception):
@@ -183,7 +183,7 @@ class GameReplay:
                 raise Rejected(f"{name(winner)} wins {expected} points here ({how}), not {points}")
         elif self.offers:
             raise Rejected(f"the double was never taken or dropped by {name(self._responder())}")
-        elif points not in [level * self.cube for level in _RESIGN_LEVELS]:
+        elif points not in [stakes * self.cube for stakes in _RESIGN_STAKES]:
             raise Rejected(
                 f"a resignation is worth 1, 2 or 3 times the cube ({self.cube}), not {points}"
             )

@@ -155,13 +155,13 @@ def _replay_game(state: MatchState, game: MatGame, log: list[Event]) -> MatchSta
         elif isinstance(action, MatWin):
             if state.game == game.number and state.phase not in (Phase.OPENING, Phase.MATCH_OVER):
                 # A win the play did not produce: the loser resigned (formats.md 4).
-                level, rest = divmod(action.points, state.cube)
-                if rest or not 1 <= level <= 3:
+                stakes, rest = divmod(action.points, state.cube)
+                if rest or not 1 <= stakes <= 3:
                     raise InvalidMatchFile(
                         f"game {game.number}: {action.points} points is not a resignation"
                         f" of a {state.cube}-cube"
                     )
-                state = act(ResignGame(player.opponent, level))
+                state = act(ResignGame(player.opponent, stakes))
                 state = act(AcceptResign(player))
             won = next((e for e in reversed(log) if isinstance(e, GameWon)), None)
             if won is None or (int(won.winner), won.points) != (action.player, action.points):

@@ -75,7 +75,7 @@ class MatchInfo:
       a resignation is pending (and not when the doubled player resigns instead of answering,
       which gnubg allows: both flags stay set and the doubler must answer).
     - ``crawford``: this game is the Crawford game.
-    - ``resign_level``: 0 none, 1 single, 2 gammon, 3 backgammon; the resigning player is the one
+    - ``resign_stakes``: 0 none, 1 single, 2 gammon, 3 backgammon; the resigning player is the one
       opposite ``turn``.
     - ``dice``: the roll as gnubg stores it (larger die first when gnubg rolled), ``None`` before
       the roll.
@@ -92,7 +92,7 @@ class MatchInfo:
     game_state: GameState = GameState.PLAYING
     turn: int = 0
     double_offered: bool = False
-    resign_level: int = 0
+    resign_stakes: int = 0
     dice: tuple[int, int] | None = None
     length: int = 0
     score: tuple[int, int] = (0, 0)
@@ -119,7 +119,7 @@ class MatchInfo:
             (_STATE, int(self.game_state)),
             (_TURN, self.turn),
             (_DOUBLED, int(self.double_offered)),
-            (_RESIGN, self.resign_level),
+            (_RESIGN, self.resign_stakes),
             (_DIE1, self.dice[0] if self.dice else 0),
             (_DIE2, self.dice[1] if self.dice else 0),
             (_LENGTH, self.length),
@@ -174,7 +174,7 @@ class MatchInfo:
                 game_state=GameState(state),
                 turn=get(_TURN),
                 double_offered=bool(get(_DOUBLED)),
-                resign_level=get(_RESIGN),
+                resign_stakes=get(_RESIGN),
                 dice=(die1, die2) if die1 else None,
                 length=get(_LENGTH),
                 score=(get(_SCORE0), get(_SCORE1)),
@@ -200,8 +200,8 @@ def _check(info: MatchInfo) -> None:
             raise InvalidId(f"{name} must be True or False")
     if not isinstance(info.game_state, GameState):
         raise InvalidId(f"{info.game_state!r} is not a GameState")
-    if not _is_int(info.resign_level) or not 0 <= info.resign_level <= 3:
-        raise InvalidId(f"resignation level {info.resign_level!r} is not 0-3")
+    if not _is_int(info.resign_stakes) or not 0 <= info.resign_stakes <= 3:
+        raise InvalidId(f"resignation {info.resign_stakes!r} is not 0-3")
     dice = info.dice
     if dice is not None and (
         not isinstance(dice, tuple)
@@ -241,7 +241,7 @@ def _check_consistency(info: MatchInfo) -> None:
             raise InvalidId(f"player {info.on_roll} doubles, but the opponent owns the cube")
         # The turn passes to the opponent with a double or a resignation, and back when the
         # doubled player resigns instead of answering (gnubg allows it and keeps both flags).
-        if (info.double_offered != (info.resign_level > 0)) != (info.turn != info.on_roll):
+        if (info.double_offered != (info.resign_stakes > 0)) != (info.turn != info.on_roll):
             raise InvalidId(
                 "the player to act (turn) must differ from the player on roll exactly while"
                 " either a double or a resignation is pending"

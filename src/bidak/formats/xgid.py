@@ -41,7 +41,7 @@ _INT: Final = re.compile(r"-?\d+")
 _LETTERS: Final = "ABCDEFGHIJKLMNOP"  # 1..16 checkers
 
 
-class CubeAction(Enum):
+class CubeOffer(Enum):
     """The cube part of XGID field D when no dice are shown. The value is XG's text."""
 
     NONE = "00"
@@ -63,7 +63,7 @@ class Xgid:
     cube_owner: int = CENTRED
     turn: int = BOTTOM
     dice: tuple[int, int] | None = None
-    cube_action: CubeAction = CubeAction.NONE
+    cube_offer: CubeOffer = CubeOffer.NONE
     bottom_score: int = 0
     top_score: int = 0
     crawford: bool = False
@@ -138,7 +138,7 @@ class Xgid:
                 cube_owner=numbers["cube owner (CP)"],
                 turn=turn,
                 dice=dice,
-                cube_action=action,
+                cube_offer=action,
                 bottom_score=numbers["score S1"],
                 top_score=numbers["score S2"],
                 crawford=length > 0 and flags == 1,
@@ -156,7 +156,7 @@ class Xgid:
         for count in view.points:
             chars.append(_letters(count) if count >= 0 else _letters(-count).lower())
         chars.append(_letters(view.bar.mover))
-        decision = self.cube_action.value if self.dice is None else f"{self.dice[0]}{self.dice[1]}"
+        decision = self.cube_offer.value if self.dice is None else f"{self.dice[0]}{self.dice[1]}"
         flags = int(self.crawford) if self.length else int(self.jacoby) + 2 * int(self.beaver)
         return (
             f"{_PREFIX}{''.join(chars)}:{self.cube_log}:{self.cube_owner}:{self.turn}:{decision}"
@@ -171,10 +171,10 @@ class Xgid:
         Bottom is gnubg player 1 and top player 0. gnubg has no beaver state, so ``B`` and ``R``
         raise :class:`InvalidId`; the maximum cube and the beaver flag have no place in a Match ID.
         """
-        if self.cube_action in (CubeAction.BEAVERED, CubeAction.RACCOONED):
+        if self.cube_offer in (CubeOffer.BEAVERED, CubeOffer.RACCOONED):
             raise InvalidId(f"gnubg's Match ID has no beaver or raccoon state: {self}")
         on_roll = _player(self.turn)
-        doubled = self.cube_action is CubeAction.DOUBLED
+        doubled = self.cube_offer is CubeOffer.DOUBLED
         info = MatchInfo(
             cube_value=self.cube_value,
             cube_owner=None if self.cube_owner == CENTRED else _player(self.cube_owner),
@@ -208,7 +208,7 @@ class Xgid:
         """
         if info.game_state is not GameState.PLAYING:
             raise InvalidId(f"an XGID describes a game being played, not {info.game_state.name}")
-        if info.resign_level:
+        if info.resign_stakes:
             raise InvalidId("an XGID cannot express a pending resignation")
         money = info.length == 0
         return cls(
@@ -217,7 +217,7 @@ class Xgid:
             cube_owner=CENTRED if info.cube_owner is None else _side(info.cube_owner),
             turn=_side(info.on_roll),
             dice=info.dice,
-            cube_action=CubeAction.DOUBLED if info.double_offered else CubeAction.NONE,
+            cube_offer=CubeOffer.DOUBLED if info.double_offered else CubeOffer.NONE,
             bottom_score=info.score[1],
             top_score=info.score[0],
             crawford=info.crawford,
@@ -268,13 +268,13 @@ def _number(name: str, text: str) -> int:
     return int(text)
 
 
-def _decision(text: str) -> tuple[tuple[int, int] | None, CubeAction]:
+def _decision(text: str) -> tuple[tuple[int, int] | None, CubeOffer]:
     upper = text.upper()
-    for action in CubeAction:
+    for action in CubeOffer:
         if upper == action.value:
             return None, action
     if len(text) == 2 and all(c in "123456" for c in text):
-        return (int(text[0]), int(text[1])), CubeAction.NONE
+        return (int(text[0]), int(text[1])), CubeOffer.NONE
     raise InvalidId(f"field D must be 00, D, B, R or two dice 1-6, not {text!r}")
 
 
@@ -322,9 +322,9 @@ def _check(xgid: Xgid) -> None:
         or not all(type(d) is int and 1 <= d <= 6 for d in dice)
     ):
         raise InvalidId(f"dice {dice!r} are not two numbers from 1 to 6")
-    if not isinstance(xgid.cube_action, CubeAction):
-        raise InvalidId(f"{xgid.cube_action!r} is not a CubeAction")
-    if dice is not None and xgid.cube_action is not CubeAction.NONE:
+    if not isinstance(xgid.cube_offer, CubeOffer):
+        raise InvalidId(f"{xgid.cube_offer!r} is not a CubeOffer")
+    if dice is not None and xgid.cube_offer is not CubeOffer.NONE:
         raise InvalidId("field D holds either the dice or a cube action, not both")
     for name in ("bottom_score", "top_score", "length", "max_cube_log"):
         value = getattr(xgid, name)
@@ -351,11 +351,11 @@ def _check_rules(xgid: Xgid) -> None:
         raise InvalidId("a money game has no Crawford game")
     if xgid.crawford and (xgid.cube_value != 1 or xgid.cube_owner != CENTRED):
         raise InvalidId("nobody may double in the Crawford game, but the cube has been turned")
-    action = xgid.cube_action
-    if action is not CubeAction.NONE:
+    action = xgid.cube_offer
+    if action is not CubeOffer.NONE:
         if xgid.crawford:
             raise InvalidId("nobody may double in the Crawford game")
-        if action is CubeAction.DOUBLED and xgid.cube_owner == -xgid.turn:
+        if action is CubeOffer.DOUBLED and xgid.cube_owner == -xgid.turn:
             raise InvalidId("the player on roll doubles, but the opponent owns the cube")
-    if action in (CubeAction.BEAVERED, CubeAction.RACCOONED) and not xgid.beaver:
+    if action in (CubeOffer.BEAVERED, CubeOffer.RACCOONED) and not xgid.beaver:
         raise InvalidId("a beaver or raccoon needs money play with beavers allowed (CJ 2 or 3)")

@@ -58,11 +58,11 @@ class Drop:
 
 @dataclass(frozen=True, slots=True)
 class ResignGame:
-    """Offer to lose the game for ``level`` x cube: 1 single, 2 gammon, 3 backgammon."""
+    """Offer to lose the game for ``stakes`` x cube: 1 single, 2 gammon, 3 backgammon."""
 
     name: ClassVar[str] = "resign"
     player: Player
-    level: int
+    stakes: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,7 +34,7 @@ from bidak.rules import Play, find_play
 MAX_CUBE: Final = 64
 """The highest face of the cube (rules.md 1 and 7)."""
 
-RESIGN_LEVELS: Final = (1, 2, 3)
+RESIGN_STAKES: Final = (1, 2, 3)
 
 
 def decider(state: MatchState) -> Player | None:
@@ -196,7 +196,7 @@ def checked_play(state: MatchState, action: Action) -> Play | None:
     if isinstance(action, Move):
         return resolve_play(state, action)
     if isinstance(action, ResignGame):
-        if type(action.level) is not int or action.level not in RESIGN_LEVELS:
+        if type(action.stakes) is not int or action.stakes not in RESIGN_STAKES:
             raise IllegalAction(
                 "You can resign a single game (1), a gammon (2) or a backgammon (3)"
             )

@@ -103,7 +103,8 @@ class Dropped:
 class ResignOffered:
     type: ClassVar[str] = "resign_offered"
     player: Player
-    level: int
+    stakes: int
+    """1 single, 2 gammon, 3 backgammon (``"level"`` in JSON)."""
 
 
 @dataclass(frozen=True, slots=True)

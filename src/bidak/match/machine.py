@@ -141,10 +141,10 @@ def _run(log: _Log, action: Action, dice: DiceSource, play: Play | None) -> None
             log.emit(Dropped(player))
             _end_game(log, player.opponent, state.cube, GameEnd.DROP)
         case ResignGame():
-            log.emit(ResignOffered(player, action.level))
+            log.emit(ResignOffered(player, action.stakes))
         case AcceptResign():
             log.emit(ResignAccepted(player))
-            _end_game(log, player, state.resign_level * state.cube, GameEnd.RESIGN)
+            _end_game(log, player, state.resign_stakes * state.cube, GameEnd.RESIGN)
         case RejectResign():
             log.emit(ResignRejected(player))
         case ForfeitMatch():

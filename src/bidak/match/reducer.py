@@ -76,7 +76,7 @@ class _Changes(TypedDict, total=False):
     dice: tuple[int, int] | None
     cube: int
     cube_owner: Player | None
-    resign_level: int
+    resign_stakes: int
     resigner: Player | None
     strikes: tuple[int, int]
     struck: tuple[bool, bool]
@@ -140,10 +140,10 @@ def _changes(state: MatchState, event: Event) -> _Changes:
             return {"phase": Phase.BETWEEN_GAMES}
         case ResignOffered():
             _require(state.phase in (Phase.ROLL, Phase.MOVE), event, "no game is being played")
-            _require(event.level in (1, 2, 3), event, "a resignation is for 1, 2 or 3 x cube")
+            _require(event.stakes in (1, 2, 3), event, "a resignation is for 1, 2 or 3 x cube")
             return {
                 "phase": Phase.RESIGN_OFFERED,
-                "resign_level": event.level,
+                "resign_stakes": event.stakes,
                 "resigner": event.player,
             }
         case ResignAccepted():
@@ -153,7 +153,7 @@ def _changes(state: MatchState, event: Event) -> _Changes:
             _expect_answer(state, event)
             # Play goes back to where it was: the dice tell whether they had been rolled.
             back = Phase.ROLL if state.dice is None else Phase.MOVE
-            return {"phase": back, "resign_level": 0, "resigner": None}
+            return {"phase": back, "resign_stakes": 0, "resigner": None}
         case GameWon():
             return _game_won(state, event)
         case MatchForfeited():
@@ -268,7 +268,7 @@ def _no_game(state: MatchState) -> _Changes:
         "turn": None,
         "position": state.position_for(Player.ZERO),
         "dice": None,
-        "resign_level": 0,
+        "resign_stakes": 0,
         "resigner": None,
         "struck": _NOBODY_STRUCK,
     }

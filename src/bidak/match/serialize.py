@@ -84,7 +84,7 @@ _EVENT_WRITERS: Final[dict[str, _Writer | None]] = {
     "steps": _steps_json,
     "notation": None,
     "value": None,
-    "level": None,
+    "stakes": None,
     "points": None,
     "kind": None,
     "strikes": None,
@@ -92,6 +92,15 @@ _EVENT_WRITERS: Final[dict[str, _Writer | None]] = {
     "on": None,
 }
 """How each event field is written (``None``: as it is); the names are those of the readers."""
+
+JSON_NAMES: Final[dict[str, str]] = {"stakes": "level", "resign_stakes": "resign_level"}
+"""Fields whose JSON name (in stored logs and on the wire) is older than their Python name; every
+other field is written under its own name."""
+
+
+def _json_name(field: str) -> str:
+    return JSON_NAMES.get(field, field)
+
 
 _EVENT_LAYOUTS: Final[dict[type[Event], tuple[tuple[str, _Writer | None], ...]]] = {
     kind: tuple((field.name, _EVENT_WRITERS[field.name]) for field in fields(kind))
@@ -105,7 +114,7 @@ def event_to_json(event: Event) -> JSON:
     body: JSON = {"type": event.type}
     for name, write in _EVENT_LAYOUTS[type(event)]:
         value = getattr(event, name)
-        body[name] = value if write is None else write(value)
+        body[_json_name(name)] = value if write is None else write(value)
     return body
 
 
@@ -114,7 +123,7 @@ def state_to_json(state: MatchState) -> JSON:
 
     >>> from bidak.match.machine import new_match
     >>> names = [field.name for field in fields(MatchState) if field.init]
-    >>> list(state_to_json(new_match(RuleSet()))) == names == list(_STATE)
+    >>> list(state_to_json(new_match(RuleSet()))) == [_json_name(n) for n in names] == list(_STATE)
     True
     """
     return {
@@ -129,7 +138,7 @@ def state_to_json(state: MatchState) -> JSON:
         "dice": _pair_json(state.dice),
         "cube": state.cube,
         "cube_owner": _player_json(state.cube_owner),
-        "resign_level": state.resign_level,
+        "resign_level": state.resign_stakes,
         "resigner": _player_json(state.resigner),
         "strikes": list(state.strikes),
         "struck": list(state.struck),
@@ -295,7 +304,7 @@ _EVENT_FIELDS: Final[dict[str, Reader]] = {
     "steps": _steps,
     "notation": _str,
     "value": _cube,
-    "level": _int(1, 3),
+    "stakes": _int(1, 3),
     "points": _int(1, 3 * MAX_CUBE),
     "kind": _enum(GameEnd),
     "strikes": _int(1, 1_000_000),
@@ -305,7 +314,7 @@ _EVENT_FIELDS: Final[dict[str, Reader]] = {
 _EVENT_DEFAULTS: Final[dict[str, dict[str, object]]] = {"timed_out": {"left": None}}
 """Event fields that older logs do not have, with the value they are read as."""
 _EVENT_SCHEMAS: Final[dict[str, tuple[type[Event], dict[str, Reader]]]] = {
-    kind.type: (kind, {field.name: _EVENT_FIELDS[field.name] for field in fields(kind)})
+    kind.type: (kind, {_json_name(field.name): _EVENT_FIELDS[field.name] for field in fields(kind)})
     for kind in EVENT_TYPES
 }
 
@@ -317,7 +326,8 @@ def event_from_json(data: object) -> Event:
     if not isinstance(name, str) or name not in _EVENT_SCHEMAS:
         raise InvalidMatchData(f"unknown event type {name!r}")
     kind, schema = _EVENT_SCHEMAS[name]
-    return kind(**_object(data, schema, name, tag="type", defaults=_EVENT_DEFAULTS.get(name)))
+    read = _object(data, schema, name, tag="type", defaults=_EVENT_DEFAULTS.get(name))
+    return kind(**_python_names(read))
 
 
 _STATE: Final[dict[str, Reader]] = {
@@ -346,8 +356,15 @@ _STATE_DEFAULTS: Final[dict[str, object]] = {"strikes": [0, 0], "struck": [False
 """State fields that states stored by older versions may lack: no strikes yet."""
 
 
+_PYTHON_NAMES: Final[dict[str, str]] = {wire: field for field, wire in JSON_NAMES.items()}
+
+
+def _python_names(read: dict[str, Any]) -> dict[str, Any]:
+    return {_PYTHON_NAMES.get(key, key): value for key, value in read.items()}
+
+
 def state_from_json(data: object) -> MatchState:
-    state = MatchState(**_object(data, _STATE, "state", defaults=_STATE_DEFAULTS))
+    state = MatchState(**_python_names(_object(data, _STATE, "state", defaults=_STATE_DEFAULTS)))
     _check_consistent(state)
     return state
 
@@ -363,7 +380,7 @@ def _check_consistent(state: MatchState) -> None:
         phase in (Phase.ROLL, Phase.DOUBLED, Phase.OPENING) and state.dice is not None,
         phase is Phase.RESIGN_OFFERED and state.resigner is None,
         phase not in (Phase.RESIGN_OFFERED, Phase.BETWEEN_GAMES) and state.resigner is not None,
-        (state.resigner is None) != (state.resign_level == 0),
+        (state.resigner is None) != (state.resign_stakes == 0),
         (phase is Phase.MATCH_OVER) != (state.winner is not None),
     ]
     if any(problems):

@@ -53,7 +53,7 @@ class MatchState:
     dice: tuple[int, int] | None = None
     cube: int = 1
     cube_owner: Player | None = None
-    resign_level: int = 0
+    resign_stakes: int = 0
     resigner: Player | None = None
     strikes: tuple[int, int] = (0, 0)
     struck: tuple[bool, bool] = (False, False)

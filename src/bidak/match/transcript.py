@@ -89,7 +89,7 @@ def describe(event: Event, names: tuple[str, str] = _PLAYERS) -> str:
         case Dropped():
             return f"{_who(event.player)} drops"
         case ResignOffered():
-            return f"{_who(event.player)} offers to resign {_LEVELS[event.level]}"
+            return f"{_who(event.player)} offers to resign {_LEVELS[event.stakes]}"
         case ResignAccepted():
             return f"{_who(event.player)} accepts the resignation"
         case ResignRejected():

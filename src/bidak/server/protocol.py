@@ -234,9 +234,9 @@ def match_view(state: MatchState, seat: Player | None, notation: Notation = str)
         "crawford": state.crawford,
         "post_crawford": state.post_crawford,
         "resign": None
-        if not state.resign_level
+        if not state.resign_stakes
         else {
-            "level": state.resign_level,
+            "level": state.resign_stakes,
             "by": None if state.resigner is None else int(state.resigner),
         },
         "autoplay": list(state.autoplay),

@@ -2,7 +2,7 @@
 
 Both run on threads of their own (:class:`~bidak.server.analyst.Analyst`), off the event loop
 and away from the bots; when those are taken and the line is full, the answer is 503 with a
-Retry-After. A review is kept in memory per match version and level, so opening it again costs
+Retry-After. A review is kept in memory per match version and depth, so opening it again costs
 nothing. The engine's verdicts on a friend match's decisions stay hidden until the match is
 over: a review during the match would tell a player, for one, whether the double they face is a
 take.
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import math
 from functools import partial
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Query
 
 from bidak.engine.hints import state_hint
 from bidak.engine.review import review_match
@@ -27,7 +27,9 @@ from bidak.server.services import PlayerDep, Services, ServicesDep, too_soon
 
 router = APIRouter(tags=["analysis"])
 
-Level = Literal["1ply", "2ply", "3ply"]
+Ply = Literal["1ply", "2ply", "3ply"]
+PlyQuery = Annotated[Ply, Query(alias="level")]
+"""The engine's depth; the query parameter is called ``level`` on the wire."""
 RETRY_SECONDS = 5
 
 
@@ -37,7 +39,7 @@ def _busy(error: Busy) -> HTTPException:
 
 @router.get("/api/rooms/{code}/hint")
 async def hint(
-    code: str, player: PlayerDep, services: ServicesDep, level: Level = "2ply"
+    code: str, player: PlayerDep, services: ServicesDep, ply: PlyQuery = "2ply"
 ) -> dict[str, Any]:
     """The best plays (with equities) or the cube verdict for the decision you face now.
 
@@ -59,7 +61,7 @@ async def hint(
     limits = services.limits
     too_soon(await limits.wait(limits.hints, player.id, services.clock.now()), "hints")
     try:
-        advice = await services.hints.run(partial(state_hint, state, level))
+        advice = await services.hints.run(partial(state_hint, state, ply))
     except Busy as error:
         raise _busy(error) from None
     except BidakError as error:
@@ -71,7 +73,7 @@ async def hint(
 
 @router.get("/api/matches/{match_id}/review")
 async def review(
-    match_id: str, player: PlayerDep, services: ServicesDep, level: Level = "1ply"
+    match_id: str, player: PlayerDep, services: ServicesDep, ply: PlyQuery = "1ply"
 ) -> dict[str, Any]:
     """Every decision of the match with the engine's verdict, the luck of each roll, and each
     player's totals (PR, errors, blunders, luck)."""
@@ -83,7 +85,7 @@ async def review(
         if room is None or room.kind != "practice":
             raise HTTPException(409, "The review of a match between players opens when it ends")
 
-    key = (match_id, row.version, level)
+    key = (match_id, row.version, ply)
     kept = services.reviews.kept(key)
     if kept is not None:
         return kept
@@ -93,7 +95,7 @@ async def review(
     events = [event_from_json(r.payload) for r in rows]
 
     def work() -> dict[str, Any]:
-        result = review_match(events, level)
+        result = review_match(events, ply)
         return {"match_id": match_id, "version": row.version, **result.to_json()}
 
     try:
@@ -103,12 +105,12 @@ async def review(
     except BidakError as error:
         raise HTTPException(409, str(error)) from None
     if row.finished:
-        await _record(services, row.room_code, match_id, result, level)
+        await _record(services, row.room_code, match_id, result, ply)
     return result
 
 
 async def _record(
-    services: Services, room_code: str, match_id: str, result: dict[str, Any], level: Level
+    services: Services, room_code: str, match_id: str, result: dict[str, Any], ply: Ply
 ) -> None:
     """Keep each person's PR of a finished match for their profile (the deepest review)."""
     room = await services.store.room(room_code)
@@ -123,5 +125,5 @@ async def _record(
             prs[player_id] = float(pr)
     if prs:
         await services.db.write(
-            partial(record_review, match_id=match_id, prs=prs, depth=int(level[0]))
+            partial(record_review, match_id=match_id, prs=prs, depth=int(ply[0]))
         )

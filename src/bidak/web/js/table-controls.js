@@ -1,0 +1,152 @@
+// @ts-check
+// The table's controls: the buttons the table allows now (roll, double, undo, OK, hint,
+// resign; take back control from auto-play), the status line under them, and the keyboard
+// (R roll, D double, U/Backspace undo, Enter OK, a point number, B bar, O off or the arrow
+// keys and Enter to pick, H hint, Esc to let go), which does nothing while an input, a dialog
+// or the rules panel has the focus.
+import { button, clear, tx } from "./dom.js";
+import { t } from "./i18n.js";
+import { BAR, OFF, isComplete } from "./selection.js";
+import { nameOf } from "./table-names.js";
+
+/**
+ * @import { TableStore } from "./table-store.js"
+ * @import { BoardView } from "./table-board.js"
+ */
+
+/**
+ * @param {TableStore} store
+ * @param {BoardView} board
+ * @param {{ controls: () => HTMLElement, autoplay: () => HTMLElement, status: () => HTMLElement }} where
+ * @param {{ showHint: () => void, resign: () => void, syncOffers: (tb: import("./types.js").Table) => void }} actions
+ */
+export function createControls(store, board, where, { showHint, resign, syncOffers }) {
+  const v = store.state;
+  const { act, undo, submit } = store;
+
+  function render() {
+    const tb = v.table;
+    const controls = clear(where.controls());
+    const autoplay = clear(where.autoplay());
+    autoplay.classList.add("hidden");
+    if (!tb || v.seat === null) {
+      if (tb) controls.append(tx("spectating", null, "span", { class: "muted" }));
+      renderStatus();
+      return;
+    }
+    const allowed = new Set(tb.allowed);
+    const row = [];
+    if (tb.autoplay[v.seat] && tb.phase !== "match_over") {
+      autoplay.classList.remove("hidden");
+      autoplay.append(tx("autoplay.on"),
+        allowed.has("autoplay") ? button("autoplay.take_back", () => act("autoplay", { on: false }), { class: "btn primary", id: "take-back" }) : "");
+    }
+    if (allowed.has("roll")) row.push(button("btn.roll", () => act("roll"), { class: "btn primary", id: "btn-roll", title: t("key.roll"), disabled: v.sending }));
+    if (allowed.has("double")) row.push(button("btn.double", () => act("double"), { class: "btn", id: "btn-double", title: t("key.double"), disabled: v.sending }));
+    if (store.myMove() || v.sending) {
+      const complete = isComplete(tb.legal_plays, v.made);
+      row.push(button("btn.undo", undo, { class: "btn", id: "btn-undo", disabled: !v.made.length || v.sending, title: t("key.undo") }));
+      row.push(button("btn.ok", submit, { class: `btn primary${complete ? " ready" : ""}`, id: "btn-ok", disabled: !complete || v.sending, title: t("key.ok") }));
+    }
+    if (v.kind === "practice" && (allowed.has("play") || allowed.has("double") || allowed.has("take"))) {
+      row.push(button("btn.hint", showHint, { class: "btn ghost", id: "btn-hint" }));
+    }
+    if (allowed.has("resign") || allowed.has("forfeit")) {
+      row.push(button("btn.resign", resign, { class: "btn ghost", id: "btn-resign" }));
+    }
+    controls.append(...row);
+    syncOffers(tb);
+    renderStatus();
+  }
+
+  function renderStatus() {
+    const tb = v.table;
+    let key = "status.waiting";
+    /** @type {Record<string, unknown>} */
+    let params = {};
+    if (!tb) key = "status.connecting";
+    else if (tb.phase === "match_over") key = "status.match_over";
+    else if (v.seat === null) key = "status.spectating";
+    else if (tb.turn === v.seat || (tb.phase === "doubled" && tb.turn !== v.seat)) {
+      if (tb.phase === "doubled") key = tb.turn === v.seat ? "status.wait_take" : "status.take_or_drop";
+      else if (tb.phase === "roll") key = tb.allowed.includes("double") ? "status.roll_or_double" : "status.rolling";
+      else if (tb.phase === "move") {
+        if (v.sending) key = "status.sending";
+        else if (isComplete(tb.legal_plays, v.made)) key = "status.confirm";
+        else if (v.selected !== null) key = "status.pick_dest";
+        else key = "status.move";
+        params = { dice: (tb.dice || []).join("-") };
+        if (v.autoRolled && key === "status.move") key = "status.move_auto";
+      } else if (tb.phase === "resign_offered") key = "status.resign_pending";
+    } else {
+      key = "status.opponent";
+      params = { name: nameOf(v, tb.turn) };
+    }
+    const status = where.status();
+    clear(status).append(tx(key, params));
+    status.dataset.key = key;
+  }
+
+  // -- keyboard ---------------------------------------------------------------------------------
+  let digits = "";
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let digitTimer;
+
+  /** @param {KeyboardEvent} event */
+  function onKey(event) {
+    const target = /** @type {Element | null} */ (event.target);
+    if (target && target.closest && target.closest("input, textarea, select, [contenteditable], .dialog, .sheet")) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const tb = v.table;
+    if (!tb) return;
+    const allowed = new Set(tb.allowed);
+    const k = event.key;
+    if ((k === "r" || k === "R") && allowed.has("roll") && !v.sending) act("roll");
+    else if ((k === "d" || k === "D") && allowed.has("double") && !v.sending) act("double");
+    else if (k === "u" || k === "U" || k === "Backspace") undo();
+    else if (k === "h" || k === "H") {
+      if (document.getElementById("btn-hint")) showHint();
+    } else if (k === "Escape") store.release();
+    else if (k === "b" || k === "B") store.tap(BAR);
+    else if (k === "o" || k === "O") store.tap(OFF);
+    else if (/^[0-9]$/.test(k)) {
+      digits += k;
+      clearTimeout(digitTimer);
+      // The key sequence's own clock: "1" then "2" within 0.65 s is point 12.
+      const commit = () => {
+        const n = Number(digits);
+        digits = "";
+        if (n >= 1 && n <= 24) store.tap(n);
+      };
+      if (Number(digits) * 10 > 24 || digits.length >= 2) commit();
+      else digitTimer = setTimeout(commit, 650);
+    } else if (k === "ArrowLeft" || k === "ArrowRight" || k === "ArrowUp" || k === "ArrowDown") {
+      const opts = store.currentOptions();
+      const dests = v.selected !== null ? opts.get(v.selected) : undefined;
+      const list = dests ? [...dests.keys()] : [...opts.keys()];
+      if (!list.length) return;
+      list.sort((a, b) => b - a);
+      const i = v.cursor === null ? -1 : list.indexOf(v.cursor);
+      const step = k === "ArrowLeft" || k === "ArrowUp" ? 1 : -1;
+      store.setCursor(list[(i + step + list.length) % list.length]);
+      event.preventDefault();
+      board.render();
+      board.markCursor();
+    } else if (k === "Enter" || k === " ") {
+      if (v.cursor !== null) {
+        const c = v.cursor;
+        store.setCursor(null);
+        store.tap(c);
+        board.markCursor();
+      } else if (isComplete(tb.legal_plays || [], v.made)) submit();
+      event.preventDefault();
+    }
+  }
+
+  document.addEventListener("keydown", onKey);
+  const stop = () => {
+    document.removeEventListener("keydown", onKey);
+    clearTimeout(digitTimer);
+  };
+  return { render, renderStatus, stop };
+}

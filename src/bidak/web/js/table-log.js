@@ -1,0 +1,71 @@
+// @ts-check
+// The move list: one line per event of the match log (the newest first, the last 60), drawn
+// from the store's events at each drawing, so the names and the language are today's.
+import { h, tx, raw, clear } from "./dom.js";
+import { t } from "./i18n.js";
+import { evKey, nameOf } from "./table-names.js";
+
+/** @import { MatchEvent, TableView } from "./types.js" */
+
+/**
+ * A timeout, with the strikes left where the room has a limit ("timeout 2/3, 1 left").
+ * @param {TableView} v
+ * @param {MatchEvent} event
+ */
+export function timedOutLine(v, event) {
+  const params = { name: nameOf(v, event.player), strikes: event.strikes };
+  if (event.left === null || event.left === undefined) return tx(evKey(v, "timed_out", event.player), params);
+  const type = event.left === 0 ? "timed_out_lost" : event.left === 1 ? "timed_out_last" : "timed_out_left";
+  return tx(evKey(v, type, event.player), { ...params, limit: (event.strikes ?? 0) + event.left, left: event.left });
+}
+
+/**
+ * The line of an event, or null for an event the list leaves out.
+ * @param {TableView} v
+ * @param {MatchEvent} event
+ * @returns {HTMLElement | null}
+ */
+function logLine(v, event) {
+  const name = () => nameOf(v, event.player);
+  const dice = () => (event.dice || []).join("-");
+  switch (event.type) {
+    case "game_started":
+      return tx("ev.game_started", { n: event.game });
+    case "opening_tie":
+      return tx("ev.opening_tie", { dice: dice() });
+    case "opening_rolled":
+      return tx(evKey(v, "opening_rolled", event.starter), { name: nameOf(v, event.starter), dice: [...(event.dice || [])].sort((a, b) => b - a).join("-") });
+    case "dice_rolled":
+      return tx(evKey(v, "dice_rolled", event.player), { name: name(), dice: dice() });
+    case "played":
+      return event.steps && event.steps.length ? h("span", {}, tx("ev.played", { name: name() }), " ", raw(event.notation || "", "b", { class: "notation" }))
+        : tx(evKey(v, "dance", event.player), { name: name(), dice: dice() });
+    case "doubled":
+      return tx(evKey(v, "doubled", event.player), { name: name(), value: event.value });
+    case "taken":
+    case "dropped":
+    case "resign_accepted":
+    case "resign_rejected":
+    case "match_forfeited":
+      return tx(evKey(v, event.type, event.player), { name: name() });
+    case "resign_offered":
+      return tx(evKey(v, "resign_offered", event.player), { name: name(), what: t(`resign.level.${event.level}`) });
+    case "game_won":
+      return tx(evKey(v, "game_won", event.winner), { name: nameOf(v, event.winner), points: event.points, kind: t(`win.${event.kind}`) });
+    case "match_won":
+      return tx(evKey(v, "match_won", event.winner), { name: nameOf(v, event.winner) });
+    case "timed_out":
+      return timedOutLine(v, event);
+    case "autoplay_changed":
+      return tx(evKey(v, event.on ? "autoplay_on" : "autoplay_off", event.player), { name: name() });
+    default:
+      return null;
+  }
+}
+
+/** Draw the list `node` (an `<ol>`) from `v.log`. */
+export function renderLog(/** @type {HTMLElement} */ node, /** @type {TableView} */ v) {
+  clear(node);
+  const lines = v.log.map((item) => logLine(v, item.event)).filter((line) => line !== null);
+  for (const line of lines.slice(-60).reverse()) node.append(h("li", {}, line));
+}

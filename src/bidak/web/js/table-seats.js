@@ -1,0 +1,95 @@
+// @ts-check
+// Around the board: the match bar (back, the score, Crawford, the kind of room), the two seats
+// (name or profile link, pips, auto-play, timeouts, the clock's place, a phrase just said),
+// the talk bar, and the invitation card while a friend room waits for its second player.
+import { h, tx, raw, button, clear } from "./dom.js";
+import { t } from "./i18n.js";
+import { playerLink } from "./players.js";
+import { copyText, toast } from "./ui.js";
+import { seatLabel } from "./table-names.js";
+
+/** @import { TableView } from "./types.js" */
+
+/**
+ * @param {TableView} v
+ * @param {{ decorate: (container: HTMLElement, player: number) => void, bar: () => HTMLElement | null }} talk
+ * @param {(path: string) => void} navigate
+ */
+export function createSeats(v, talk, navigate) {
+  function matchBar(/** @type {HTMLElement} */ node) {
+    const tb = v.table;
+    const parts = [button("nav.back", () => navigate("/"), { class: "btn ghost small", "aria-label": t("nav.lobby") })];
+    if (tb) {
+      const me = tb.viewer, them = 1 - me;
+      parts.push(h("div", { class: "score" },
+        tx("match.length", { n: tb.length }, "span", { class: "score-len" }),
+        raw(`${tb.score[me]} – ${tb.score[them]}`, "strong", { class: "score-num", id: "score" }),
+        tb.crawford ? tx("match.crawford", null, "span", { class: "badge crawford", id: "crawford" }) : null,
+        tb.post_crawford ? tx("match.post_crawford", null, "span", { class: "badge" }) : null));
+    } else parts.push(h("div", { class: "score" }));
+    const kind = v.kind === "practice" ? "room.practice" : v.kind === "quick" ? "room.quick" : "room.friend";
+    parts.push(h("span", { class: "match-bar-end" }, v.seat !== null && v.table ? tx(kind, null, "span", { class: "muted small" }) : null));
+    clear(node).append(...parts);
+  }
+
+  /** One seat: the viewer's at the bottom, the opponent's at the top. */
+  function seat(/** @type {HTMLElement} */ container, /** @type {boolean} */ bottom) {
+    const tb = v.table;
+    clear(container);
+    if (!tb) return;
+    const viewer = tb.viewer;
+    const player = bottom ? viewer : 1 - viewer;
+    const seat = v.seats[player];
+    const onTurn = tb.turn === player && tb.phase !== "match_over";
+    container.classList.toggle("on-turn", onTurn);
+    const label = seatLabel(seat);
+    const strikes = tb.strike_limit
+      ? tx("strikes.of", { n: tb.strikes[player], limit: tb.strike_limit }, "span", {
+        class: `badge strikes${tb.strikes[player] ? " warn" : ""}`, "data-seat": player, title: t("strikes.title"),
+      })
+      : tb.strikes && tb.strikes[player] ? tx("strikes", { n: tb.strikes[player] }, "span", { class: "badge" }) : null;
+    container.append(
+      h("span", { class: `chip ${bottom ? "ck-me" : "ck-them"}` }),
+      h("div", { class: "seat-name" },
+        player === v.seat ? h("span", {}, raw(label, "span", { dir: "auto" }), " ", tx("you.paren", null, "span", { class: "muted" }))
+          : seat && seat.id && !seat.bot ? playerLink(seat.id, label, { class: "seat-link" }) : raw(label, "span", { dir: "auto" })),
+      h("div", { class: "seat-stats" },
+        h("span", { class: "pips", title: t("pips.title") }, tx("pips.label"), " ", raw(String(tb.pips[bottom ? 0 : 1]), "b", { class: "pip-count", "data-seat": player })),
+        tb.autoplay[player] ? tx("autoplay.badge", null, "span", { class: "badge warn autoplay-badge", "data-seat": player }) : null,
+        strikes,
+        h("span", { class: "clock", "data-seat": player })));
+    talk.decorate(container, player);
+  }
+
+  /** The seats and the talk bar (a phrase came or went, the mute switch). */
+  function seats(/** @type {HTMLElement} */ top, /** @type {HTMLElement} */ bottom, /** @type {HTMLElement} */ talkHost) {
+    seat(top, false);
+    seat(bottom, true);
+    clear(talkHost);
+    const bar = talk.bar();
+    if (bar) talkHost.append(bar);
+  }
+
+  /** The invitation while a friend room waits (`root` marks it for the layout). */
+  function waiting(/** @type {HTMLElement} */ node, /** @type {HTMLElement} */ root) {
+    const shown = !!v.info && !v.table && v.status !== "lost";
+    node.classList.toggle("hidden", !shown);
+    root.classList.toggle("is-waiting", shown);
+    if (!shown || !v.info) return;
+    const link = v.info.invite_url || `${location.origin}/#/room/${v.code}`;
+    const input = h("input", { class: "invite-input", id: "invite-link", readOnly: true, value: link, "aria-label": t("invite.label") });
+    clear(node).append(h("div", { class: "card center-card" },
+      tx("invite.title", null, "h2"),
+      tx("invite.body", null, "p"),
+      h("div", { class: "copy-row" }, input,
+        button("btn.copy", async () => {
+          const ok = await copyText(link);
+          toast(tx(ok ? "copied" : "copy.failed"), ok ? "info" : "error");
+        }, { class: "btn primary", id: "copy-invite" })),
+      tx("invite.code", null, "p", { class: "muted small" }),
+      raw(v.code, "code", { class: "room-code" }),
+      h("div", { class: "spinner-row" }, h("span", { class: "spinner" }), tx("invite.waiting"))));
+  }
+
+  return { matchBar, seats, waiting };
+}

@@ -1,3 +1,4 @@
+// @ts-check
 // The account: #/account (link an e-mail, sign in on this device, sessions, export, delete)
 // and the page an e-mail link opens (/auth/email?token=...), which previews the link and
 // changes nothing before the one click (docs/protocol.md, "Accounts").
@@ -9,26 +10,38 @@ import { dialog, toast } from "./ui.js";
 
 const PENDING_KEY = "bidak.account.pending";
 
+/**
+ * @import { LetterSent, LinkDone, LinkPreview, SessionItem, ViewContext } from "./types.js"
+ * @typedef {{ kind?: string, address?: string | null, delivery?: string, owner?: string | null }} Pending
+ *   a letter sent, remembered for this tab until the account shows it done
+ * @typedef {[string, import("./i18n.js").Params | null]} Refusal a catalog key and its parameters
+ */
+
 export const accountApi = {
-  linkEmail: (email) => call("POST", "/api/me/email", { email, lang: language() }),
-  removeEmail: () => call("DELETE", "/api/me/email", { lang: language() }),
-  emailLogin: (email) => call("POST", "/api/auth/email-login", { email, lang: language() }),
-  preview: (token) => call("GET", `/api/auth/email?token=${encodeURIComponent(token)}`),
-  confirm: (token) => call("POST", "/api/auth/email", { token }),
-  sessions: () => call("GET", "/api/me/sessions"),
-  endSession: (id) => call("DELETE", `/api/me/sessions/${encodeURIComponent(id)}`),
+  linkEmail: (/** @type {string} */ email) => /** @type {Promise<LetterSent>} */ (call("POST", "/api/me/email", { email, lang: language() })),
+  removeEmail: () => /** @type {Promise<LetterSent>} */ (call("DELETE", "/api/me/email", { lang: language() })),
+  emailLogin: (/** @type {string} */ email) => /** @type {Promise<LetterSent>} */ (call("POST", "/api/auth/email-login", { email, lang: language() })),
+  preview: (/** @type {string} */ token) => /** @type {Promise<LinkPreview>} */ (call("GET", `/api/auth/email?token=${encodeURIComponent(token)}`)),
+  confirm: (/** @type {string} */ token) => /** @type {Promise<LinkDone | null>} */ (call("POST", "/api/auth/email", { token })),
+  sessions: () => /** @type {Promise<SessionItem[]>} */ (call("GET", "/api/me/sessions")),
+  endSession: (/** @type {string} */ id) => call("DELETE", `/api/me/sessions/${encodeURIComponent(id)}`),
   logout: () => call("POST", "/api/auth/logout", {}),
   logoutAll: () => call("POST", "/api/auth/logout-all", {}),
-  deleteMe: () => call("DELETE", "/api/me", { confirm: true, lang: language() }),
+  /** null (204) when a guest was deleted at once, else the letter sent */
+  deleteMe: () => /** @type {Promise<LetterSent | null>} */ (call("DELETE", "/api/me", { confirm: true, lang: language() })),
   exportUrl: "/api/me/export",
 };
 
-/** The catalog key (and parameters) that says why a request for a letter was refused. */
+/**
+ * The catalog key (and parameters) that says why a request for a letter was refused.
+ * @param {unknown} error
+ * @returns {Refusal}
+ */
 export function refusal(error) {
   const status = error instanceof ApiError ? error.status : 0;
   if (status === 422) return ["account.error.bad_address", null];
   if (status === 429) {
-    const minutes = Math.max(1, Math.ceil((error.retryAfter || 60) / 60));
+    const minutes = Math.max(1, Math.ceil(((error instanceof ApiError && error.retryAfter) || 60) / 60));
     return minutes === 1 ? ["account.error.too_many_one", null] : ["account.error.too_many", { n: minutes }];
   }
   if (status === 503) return ["account.error.no_mail", null];
@@ -36,13 +49,14 @@ export function refusal(error) {
   return ["error.generic", null];
 }
 
-function when(value) {
+function when(/** @type {number | string} */ value) {
   const date = typeof value === "number"
     ? new Date(value * 1000)
     : new Date(/Z|[+-]\d\d:\d\d$/.test(value) ? value : `${value}Z`);
   return date.toLocaleString(document.documentElement.lang || undefined, { dateStyle: "medium", timeStyle: "short" });
 }
 
+/** @returns {Record<string, Pending>} */
 function pendingAll() {
   try {
     return JSON.parse(sessionStorage.getItem(PENDING_KEY) || "{}") || {};
@@ -51,6 +65,7 @@ function pendingAll() {
   }
 }
 
+/** @param {string} kind @param {Pending | null} value @param {string | null | undefined} [owner] */
 function setPending(kind, value, owner = null) {
   const all = pendingAll();
   if (value) all[kind] = { ...value, owner };
@@ -58,19 +73,25 @@ function setPending(kind, value, owner = null) {
   sessionStorage.setItem(PENDING_KEY, JSON.stringify(all));
 }
 
-function head(icon, key) {
+function head(/** @type {string} */ icon, /** @type {string} */ key) {
   return h("div", { class: "card-head" }, h("span", { class: `card-icon ${icon}`, "aria-hidden": "true" }), tx(key, null, "h2"));
 }
 
 /** "Check your inbox at ...", and that a development server only writes letters to its log. */
-function sentNote(sent, id) {
+function sentNote(/** @type {Pending} */ sent, /** @type {string} */ id) {
   return h("div", { class: "notice sent", id, role: "status" },
-    tx(["remove", "change", "delete", "signin"].includes(sent.kind) ? `account.sent.${sent.kind}` : "account.sent",
+    tx(["remove", "change", "delete", "signin"].includes(sent.kind || "") ? `account.sent.${sent.kind}` : "account.sent",
       { address: sent.address }, "p"),
     sent.delivery === "log" ? tx("account.sent.log", null, "p", { class: "small", id: `${id}-log` }) : null);
 }
 
-/** An address field with its send button; `send(address)` resolves to what to remember. */
+/**
+ * An address field with its send button; `send(address)` resolves to what to remember.
+ * @param {string} id
+ * @param {string} buttonKey
+ * @param {(address: string) => Promise<LetterSent>} send
+ * @param {(sent: LetterSent, address: string) => void} after
+ */
 function addressForm(id, buttonKey, send, after) {
   const input = h("input", { id: `${id}-input`, type: "email", autocomplete: "email", inputMode: "email", spellcheck: false, placeholder: t("account.email.placeholder"), "aria-label": t("account.email.label"), required: true });
   const error = h("p", { class: "form-error", id: `${id}-error`, role: "alert" });
@@ -101,7 +122,12 @@ function addressForm(id, buttonKey, send, after) {
   return h("div", { class: "address-form" }, h("div", { class: "copy-row" }, input, submit), error);
 }
 
-export function mountAccount(root, { navigate, me, setMe, session = Promise.resolve() }) {
+/**
+ * @param {HTMLElement} root
+ * @param {Omit<ViewContext, "session"> & { session?: Promise<unknown> }} context
+ */
+export function mountAccount(root, { navigate, me, session = Promise.resolve() }) {
+  /** @type {SessionItem[] | null} */
   let sessions = null;
   let changing = false;
   let gone = false;
@@ -135,7 +161,7 @@ export function mountAccount(root, { navigate, me, setMe, session = Promise.reso
     } else {
       body.push(tx("account.email.body", null, "p", { class: "muted" }),
         addressForm("email", "account.email.send", (a) => accountApi.linkEmail(a), (sent, address) => {
-          setPending("email", { kind: "link", address, delivery: sent.delivery }, me().id);
+          setPending("email", { kind: "link", address, delivery: sent.delivery }, me()?.id);
           refresh();
         }));
     }
@@ -156,14 +182,14 @@ export function mountAccount(root, { navigate, me, setMe, session = Promise.reso
 
   function signInCard() {
     const pending = pendingAll().signin;
-    const body = [tx(me() && me().email_linked ? "account.signin.body_linked" : "account.signin.body", null, "p", { class: "muted" })];
+    const body = [tx(me()?.email_linked ? "account.signin.body_linked" : "account.signin.body", null, "p", { class: "muted" })];
     if (pending) {
       body.push(sentNote({ ...pending, kind: "signin" }, "signin-sent"),
         h("div", { class: "button-row" },
           button("account.sent.again", () => { setPending("signin", null); refresh(); }, { class: "btn small", id: "signin-again" })));
     } else {
       body.push(addressForm("signin", "account.signin.send", (a) => accountApi.emailLogin(a), (sent, address) => {
-        setPending("signin", { address, delivery: sent.delivery }, me() && me().id);
+        setPending("signin", { address, delivery: sent.delivery }, me()?.id);
         refresh();
       }));
     }
@@ -191,7 +217,7 @@ export function mountAccount(root, { navigate, me, setMe, session = Promise.reso
         button("account.logout_all", signOutEverywhere, { class: "btn small", id: "logout-all" })));
   }
 
-  async function endSession(id) {
+  async function endSession(/** @type {string} */ id) {
     try {
       await accountApi.endSession(id);
       toast(tx("account.sessions.ended"));
@@ -203,7 +229,7 @@ export function mountAccount(root, { navigate, me, setMe, session = Promise.reso
 
   /** After the cookie is gone this browser is a new guest: start again from the lobby. */
   const restart = () => location.replace("/");
-  const guestLoses = () => !(me() && me().email_linked);
+  const guestLoses = () => !me()?.email_linked;
 
   function signOut() {
     const go = () => accountApi.logout().then(restart, () => toast(tx("error.generic"), "error"));
@@ -234,13 +260,13 @@ export function mountAccount(root, { navigate, me, setMe, session = Promise.reso
     const linked = Boolean(who && who.email_linked);
     dialog({
       id: "delete-dialog", title: "account.delete.title",
-      body: () => [tx(linked ? "account.delete.linked" : "account.delete.guest", linked ? { address: who.email } : null, "p"),
+      body: () => [tx(linked ? "account.delete.linked" : "account.delete.guest", linked ? { address: who?.email } : null, "p"),
         tx("account.delete.opponents", null, "p", { class: "muted small" })],
       actions: [{ key: linked ? "account.delete.send" : "account.delete.now", kind: "danger", id: "delete-confirm", onclick: async () => {
         try {
           const sent = await accountApi.deleteMe();
           if (!sent) return restart(); // 204: the guest is gone
-          setPending("delete", { address: who.email, delivery: sent.delivery }, who.id);
+          setPending("delete", { address: who?.email, delivery: sent.delivery }, who?.id);
           refresh();
         } catch (failure) {
           const [key, params] = refusal(failure);
@@ -270,7 +296,7 @@ export function mountAccount(root, { navigate, me, setMe, session = Promise.reso
     draw();
     for (const [id, value] of typed) {
       const el = id && root.querySelector(`#${id}`);
-      if (el) el.value = value;
+      if (el instanceof HTMLInputElement) el.value = value;
     }
   }
 
@@ -301,6 +327,7 @@ export function mountAccount(root, { navigate, me, setMe, session = Promise.reso
   return () => { gone = true; off(); };
 }
 
+/** @type {Record<string, { title: string, body: string, action: string, kind: string }>} */
 const READY = {
   link_email: { title: "link.link_email.title", body: "link.link_email.body", action: "link.link_email.go", kind: "primary" },
   sign_in: { title: "link.sign_in.title", body: "link.sign_in.body", action: "link.sign_in.go", kind: "primary" },
@@ -309,10 +336,16 @@ const READY = {
   delete_account: { title: "link.delete_account.title", body: "link.delete_account.body", action: "link.delete_account.go", kind: "danger" },
 };
 
-/** The page of an e-mail link: what it does, one button, then the result and the way back. */
+/**
+ * The page of an e-mail link: what it does, one button, then the result and the way back.
+ * @param {HTMLElement} root
+ * @param {string} token
+ */
 export function mountEmailLink(root, token) {
   let state = "loading"; // loading · ready · used · expired · invalid · other · failed · done
+  /** @type {LinkPreview | null} */
   let preview = null;
+  /** @type {LinkDone | null} */
   let done = null;
   let busy = false;
   const home = () => location.assign("/");
@@ -340,7 +373,7 @@ export function mountEmailLink(root, token) {
   function content() {
     if (state === "loading") return [h("p", { class: "spinner-row" }, h("span", { class: "spinner" }))];
     if (state === "ready") {
-      const spec = READY[purpose()] || READY.sign_in;
+      const spec = READY[purpose() || ""] || READY.sign_in;
       return [tx(spec.title, params(), "h1"), tx(spec.body, params(), "p", { class: "muted" }),
         button(spec.action, use, { class: `btn ${spec.kind} wide`, id: "link-go", params: params(), disabled: busy })];
     }

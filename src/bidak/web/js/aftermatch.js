@@ -1,21 +1,31 @@
+// @ts-check
 // The match-over dialog's own parts: how a rated match moved both ratings (GET
 // /api/matches/{id}/rating) and the rematch (POST /api/rooms/{code}/rematch; the room's socket
 // says `{"type": "rematch", "state": "offered" | "accepted"}`): one player offers, the other
 // sees the offer with Accept for 60 s, and both go to the new room once it is accepted.
-import { api } from "./api.js";
-import { h, tx, raw, button, clear } from "./dom.js";
+import { api, ApiError } from "./api.js";
+import { h, tx, raw, button, clear, append } from "./dom.js";
 import { formatClock, toast } from "./ui.js";
 import { formatRating, signedRating, playerLink } from "./players.js";
 
-/** `view()` gives {code, match, seat, seats, kind, offset}; `nameOf(seat)` a seat's name. */
+/** @import { MatchRating, RematchMessage, TableView } from "./types.js" */
+
+/**
+ * `view()` gives the table's {match, seat, seats, offset}; `nameOf(seat)` a seat's name.
+ * @param {{ code: string, view: () => TableView, navigate: (path: string) => void, nameOf: (seat: number) => string }} options
+ */
 export function createAfterMatch({ code, view, navigate, nameOf }) {
   const node = h("div", { class: "after-match", id: "after-match" });
-  let rating = null; // the answer, once loaded
+  /** @type {MatchRating | null} the answer, once loaded */
+  let rating = null;
+  /** @type {string | null} */
   let ratingFor = null;
-  let offer = null; // {by, until}
+  /** @type {{ by: number, until: number } | null} */
+  let offer = null;
   let asking = false;
   let done = false;
-  let ticker = null;
+  /** @type {ReturnType<typeof setInterval> | undefined} the offer's countdown (a real clock) */
+  let ticker;
 
   const serverNow = () => Date.now() / 1000 + (view().offset || 0);
 
@@ -26,7 +36,7 @@ export function createAfterMatch({ code, view, navigate, nameOf }) {
     api.matchRating(match).then((x) => { rating = x; draw(); }, () => {});
   }
 
-  function go(room) {
+  function go(/** @type {string} */ room) {
     if (done) return;
     done = true;
     clearInterval(ticker);
@@ -40,10 +50,10 @@ export function createAfterMatch({ code, view, navigate, nameOf }) {
     try {
       const answer = await api.rematch(code);
       if (answer.state === "accepted" && answer.room) go(answer.room);
-      else offer = { by: answer.by, until: answer.until };
+      else offer = { by: answer.by ?? 0, until: answer.until ?? 0 };
     } catch (error) {
       offer = null;
-      toast(tx(error.status === 409 ? "rematch.expired" : "error.generic"), "error");
+      toast(tx(error instanceof ApiError && error.status === 409 ? "rematch.expired" : "error.generic"), "error");
     }
     asking = false;
     draw();
@@ -70,14 +80,14 @@ export function createAfterMatch({ code, view, navigate, nameOf }) {
   function rematchPart() {
     const v = view();
     if (v.seat === null || v.seat === undefined) return null;
-    const live = offer && offer.until > serverNow();
-    if (live && offer.by === v.seat) {
+    const live = offer !== null && offer.until > serverNow();
+    if (live && offer && offer.by === v.seat) {
       return h("div", { class: "rematch", id: "rematch-offered" },
         h("span", { class: "spinner" }),
         tx("rematch.offered", { name: nameOf(1 - v.seat) }),
         raw(formatClock(offer.until - serverNow()), "b", { class: "rematch-left", id: "rematch-left" }));
     }
-    if (live) {
+    if (live && offer) {
       return h("div", { class: "rematch", id: "rematch-offer" },
         tx("rematch.offer", { name: nameOf(offer.by) }, "span", { class: "rematch-text" }),
         raw(formatClock(offer.until - serverNow()), "b", { class: "rematch-left", id: "rematch-left" }),
@@ -88,14 +98,15 @@ export function createAfterMatch({ code, view, navigate, nameOf }) {
   }
 
   function draw() {
-    clear(node).append(...[ratingRows(), rematchPart()].filter(Boolean));
+    clear(node);
+    append(node, ratingRows(), rematchPart());
   }
 
   /** A `{"type": "rematch"}` message from the room. */
-  function onMessage(message) {
+  function onMessage(/** @type {RematchMessage} */ message) {
     if (message.state === "accepted" && message.room) go(message.room);
     else if (message.state === "offered") {
-      offer = { by: message.by, until: message.until };
+      offer = { by: message.by ?? 0, until: message.until ?? 0 };
       draw();
     }
   }
@@ -114,5 +125,5 @@ export function createAfterMatch({ code, view, navigate, nameOf }) {
     return node;
   }
 
-  return { panel, onMessage, stop: () => { clearInterval(ticker); ticker = null; } };
+  return { panel, onMessage, stop: () => { clearInterval(ticker); ticker = undefined; } };
 }

@@ -1,6 +1,18 @@
+// @ts-check
 // HTTP calls of docs/protocol.md (plus the hint and review endpoints).
 
+/**
+ * @import { CheckIn, HintAnswer, HistoryItem, Leaderboard, LiveGame, MatchRating, Me, PlayerProfile,
+ *   QuickOptions, QuickStatus, RematchAnswer, Review, RoomInfo, Shop, Wallet, LoggedEvent } from "./types.js"
+ */
+
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} message
+   * @param {string | null} [code]
+   * @param {number | null} [retryAfter]
+   */
   constructor(status, message, code = null, retryAfter = null) {
     super(message);
     this.status = status;
@@ -9,6 +21,21 @@ export class ApiError extends Error {
   }
 }
 
+/** The HTTP status of a refused request (0 for anything else: a network failure). */
+export function statusOf(/** @type {unknown} */ error) {
+  return error instanceof ApiError ? error.status : 0;
+}
+
+/**
+ * One request; resolves to the answer's JSON (null when empty), or throws an ApiError. The
+ * answer's type is the caller's word: it is what docs/protocol.md says that address answers.
+ * @template [T=unknown]
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @param {Record<string, string>} [extraHeaders]
+ * @returns {Promise<T>}
+ */
 export async function call(method, path, body, extraHeaders = {}) {
   const response = await fetch(path, {
     method,
@@ -35,34 +62,34 @@ export async function call(method, path, body, extraHeaders = {}) {
   return data;
 }
 
+const room = (/** @type {string} */ code) => `/api/rooms/${encodeURIComponent(code)}`;
+const match = (/** @type {string} */ id) => `/api/matches/${encodeURIComponent(id)}`;
+
 export const api = {
-  me: () => call("GET", "/api/me"),
-  rename: (name) => call("PATCH", "/api/me", { name }),
-  history: () => call("GET", "/api/me/matches"),
-  createRoom: (options) => call("POST", "/api/rooms", options),
-  room: (code) => call("GET", `/api/rooms/${encodeURIComponent(code)}`),
-  joinRoom: (code) => call("POST", `/api/rooms/${encodeURIComponent(code)}/join`),
-  hint: (code, level = "2ply") =>
-    call("GET", `/api/rooms/${encodeURIComponent(code)}/hint?level=${level}`),
-  review: (matchId, level = "1ply") =>
-    call("GET", `/api/matches/${encodeURIComponent(matchId)}/review?level=${level}`),
-  events: (matchId, since = 0) =>
-    call("GET", `/api/matches/${encodeURIComponent(matchId)}/events?since=${since}`),
-  matUrl: (matchId) => `/api/matches/${encodeURIComponent(matchId)}/mat`,
-  wallet: () => call("GET", "/api/me/wallet"),
-  checkIn: () => call("POST", "/api/me/checkin"),
-  shop: () => call("GET", "/api/shop"),
-  buy: (item, key) =>
+  me: () => /** @type {Promise<Me>} */ (call("GET", "/api/me")),
+  rename: (/** @type {string} */ name) => /** @type {Promise<Me>} */ (call("PATCH", "/api/me", { name })),
+  history: () => /** @type {Promise<HistoryItem[]>} */ (call("GET", "/api/me/matches")),
+  createRoom: (/** @type {Record<string, unknown>} */ options) => /** @type {Promise<RoomInfo>} */ (call("POST", "/api/rooms", options)),
+  room: (/** @type {string} */ code) => /** @type {Promise<RoomInfo>} */ (call("GET", room(code))),
+  joinRoom: (/** @type {string} */ code) => /** @type {Promise<RoomInfo>} */ (call("POST", `${room(code)}/join`)),
+  hint: (/** @type {string} */ code, level = "2ply") => /** @type {Promise<HintAnswer>} */ (call("GET", `${room(code)}/hint?level=${level}`)),
+  review: (/** @type {string} */ matchId, level = "1ply") => /** @type {Promise<Review>} */ (call("GET", `${match(matchId)}/review?level=${level}`)),
+  events: (/** @type {string} */ matchId, since = 0) => /** @type {Promise<LoggedEvent[]>} */ (call("GET", `${match(matchId)}/events?since=${since}`)),
+  matUrl: (/** @type {string} */ matchId) => `${match(matchId)}/mat`,
+  wallet: () => /** @type {Promise<Wallet>} */ (call("GET", "/api/me/wallet")),
+  checkIn: () => /** @type {Promise<CheckIn>} */ (call("POST", "/api/me/checkin")),
+  shop: () => /** @type {Promise<Shop>} */ (call("GET", "/api/shop")),
+  buy: (/** @type {string} */ item, /** @type {string} */ key) =>
     call("POST", `/api/shop/${encodeURIComponent(item)}/buy`, undefined, { "Idempotency-Key": key }),
-  equip: (choice) => call("POST", "/api/me/equip", choice),
+  equip: (/** @type {{ board: string, checkers: string }} */ choice) => call("POST", "/api/me/equip", choice),
   // Playing strangers (issue 18)
-  quick: (options) => call("POST", "/api/quick", options),
-  quickStatus: () => call("GET", "/api/quick"),
+  quick: (/** @type {QuickOptions} */ options) => /** @type {Promise<QuickStatus>} */ (call("POST", "/api/quick", options)),
+  quickStatus: () => /** @type {Promise<QuickStatus>} */ (call("GET", "/api/quick")),
   leaveQuick: () => call("DELETE", "/api/quick"),
-  rematch: (code) => call("POST", `/api/rooms/${encodeURIComponent(code)}/rematch`),
-  mute: (code, seat, muted) => call("POST", `/api/rooms/${encodeURIComponent(code)}/mute`, { seat, muted }),
-  matchRating: (matchId) => call("GET", `/api/matches/${encodeURIComponent(matchId)}/rating`),
-  player: (id) => call("GET", `/api/players/${encodeURIComponent(id)}`),
-  leaderboard: () => call("GET", "/api/leaderboard"),
-  live: () => call("GET", "/api/live"),
+  rematch: (/** @type {string} */ code) => /** @type {Promise<RematchAnswer>} */ (call("POST", `${room(code)}/rematch`)),
+  mute: (/** @type {string} */ code, /** @type {number} */ seat, /** @type {boolean} */ muted) => call("POST", `${room(code)}/mute`, { seat, muted }),
+  matchRating: (/** @type {string} */ matchId) => /** @type {Promise<MatchRating>} */ (call("GET", `${match(matchId)}/rating`)),
+  player: (/** @type {string} */ id) => /** @type {Promise<PlayerProfile>} */ (call("GET", `/api/players/${encodeURIComponent(id)}`)),
+  leaderboard: () => /** @type {Promise<Leaderboard>} */ (call("GET", "/api/leaderboard")),
+  live: () => /** @type {Promise<LiveGame[]>} */ (call("GET", "/api/live")),
 };

@@ -1,8 +1,12 @@
+// @ts-check
 // The SVG board, drawn from the viewer's side: their home board bottom right (points 1-6),
 // the opponent's home board top right (their 1-6 = the viewer's 19-24), bar in the middle,
 // trays on the right. Used by the table, the review and the rules examples.
 import { s } from "./dom.js";
 import { BAR, OFF } from "./selection.js";
+
+/** @import { Arrow, Board, BoardState } from "./types.js" */
+/** @typedef {{ x: number, y: number }} At a place on the board, in its own units */
 
 export const G = (() => {
   const F = 14, FT = 36, PW = 66, BARW = 64, TRAY = 84, R = 30;
@@ -14,19 +18,20 @@ export const G = (() => {
 })();
 
 /** Column centre and whether the point is on the bottom row (viewer's numbering). */
-export function pointX(p) {
+export function pointX(/** @type {number} */ p) {
   if (p <= 6) return { x: G.xR + (6 - p) * G.PW + G.PW / 2, low: true };
   if (p <= 12) return { x: G.xL + (12 - p) * G.PW + G.PW / 2, low: true };
   if (p <= 18) return { x: G.xL + (p - 13) * G.PW + G.PW / 2, low: false };
   return { x: G.xR + (p - 19) * G.PW + G.PW / 2, low: false };
 }
 
-function spacing(count) {
+function spacing(/** @type {number} */ count) {
   const room = G.half - 8 - 2 * G.R;
   return count <= 5 ? 2 * G.R : Math.min(2 * G.R, room / (count - 1));
 }
 
 /** Centre of the k-th checker (0 = at the edge) of a stack of `count` on point p. */
+/** @param {number} p @param {number} k @param {number} [count] @returns {At} */
 export function checkerAt(p, k, count = k + 1) {
   const { x, low } = pointX(p);
   const d = spacing(Math.max(count, k + 1));
@@ -34,17 +39,20 @@ export function checkerAt(p, k, count = k + 1) {
 }
 
 /** Centre of the k-th checker on the bar, `mine` below the middle, the opponent's above. */
+/** @param {boolean} mine @param {number} k @returns {At} */
 export function barAt(mine, k) {
   const d = 2 * G.R - 4;
   return { x: G.barX, y: mine ? G.mid + 44 + G.R + k * d : G.mid - 44 - G.R - k * d };
 }
 
+/** @param {boolean} mine @param {number} k @returns {At} */
 export function trayAt(mine, k) {
   const y = mine ? G.bottom - 10 - (k + 1) * G.slab : G.top + 10 + k * G.slab;
   return { x: G.trayX, y: y + G.slab / 2 };
 }
 
 /** Where a checker of `mine` sits or lands at `point` (25 bar, 0 off) given the board. */
+/** @param {Board} board @param {number} point @param {boolean} mine @returns {At} */
 export function landing(board, point, mine, arriving = true) {
   if (point === BAR) return barAt(mine, Math.max(0, board.bar[mine ? 0 : 1] - (arriving ? 0 : 1)));
   if (point === OFF) return trayAt(mine, Math.max(0, board.off[mine ? 0 : 1] - (arriving ? 0 : 1)));
@@ -54,12 +62,14 @@ export function landing(board, point, mine, arriving = true) {
   return checkerAt(point, k, arriving ? k + 1 : n);
 }
 
+/** @type {Record<number, number[][]>} */
 const PIPS = {
   1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
   4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
   6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
 };
 
+/** @param {number} x @param {number} y @param {number} face @param {string} cls */
 function die(x, y, face, cls) {
   const size = 52;
   return s("g", { class: `die ${cls}`, transform: `translate(${x} ${y})`, "data-face": face },
@@ -67,6 +77,7 @@ function die(x, y, face, cls) {
     ...PIPS[face].map(([dx, dy]) => s("circle", { cx: dx * 13, cy: dy * 13, r: 5.4, class: "pip" })));
 }
 
+/** @param {number} x @param {number} y @param {boolean} mine */
 function checker(x, y, mine, extra = "") {
   return s("g", { class: `checker ${mine ? "ck-me" : "ck-them"} ${extra}`, transform: `translate(${x} ${y})` },
     s("circle", { r: G.R - 1, class: "ck-body" }),
@@ -76,9 +87,17 @@ function checker(x, y, mine, extra = "") {
 let boards = 0;
 const TILE = 48; // a texture tile's side in board units (the tile is drawn 24 x 24), calm on a phone
 
+/**
+ * A board: `svg` to place, `render(state)` to draw, `animateStep` to move one checker and
+ * `setTexture` for the board theme's. `onTarget(point)`: a tap on (or near) a point that can
+ * be tapped now (a board without it takes no taps).
+ * @param {{ onTarget?: (point: number) => void, label?: string }} [options]
+ */
 export function createBoard({ onTarget, label = "" } = {}) {
+  /** @type {BoardState | null} */
   let state = null;
-  let texture = null; // the board theme's texture: an SVG pattern over the playing surface
+  /** @type {string | null} the board theme's texture: an SVG pattern over the playing surface */
+  let texture = null;
   const patternId = `texture-${(boards += 1)}`;
   const svg = s("svg", {
     viewBox: `0 0 ${G.W} ${G.H}`, class: "board", role: "img", "aria-label": label,
@@ -98,10 +117,11 @@ export function createBoard({ onTarget, label = "" } = {}) {
 
   svg.addEventListener("click", (event) => {
     if (!state || !onTarget) return;
-    const target = pick(event);
+    const target = pick(state, event);
     if (target !== null) onTarget(target);
   });
 
+  /** @param {MouseEvent} event @returns {At} */
   function toLocal(event) {
     const box = svg.getBoundingClientRect();
     const scale = Math.min(box.width / G.W, box.height / G.H);
@@ -109,10 +129,15 @@ export function createBoard({ onTarget, label = "" } = {}) {
     return { x: (event.clientX - box.left - ox) / scale, y: (event.clientY - box.top - oy) / scale };
   }
 
-  /** The point under a tap; near misses snap to the closest point that can be tapped now. */
-  function pick(event) {
-    const hit = event.target.closest && event.target.closest("[data-point]");
-    const direct = hit ? Number(hit.dataset.point) : null;
+  /**
+   * The point under a tap; near misses snap to the closest point that can be tapped now.
+   * @param {BoardState} state
+   * @param {MouseEvent} event
+   */
+  function pick(state, event) {
+    const target = /** @type {Element | null} */ (event.target);
+    const hit = target && target.closest && target.closest("[data-point]");
+    const direct = hit ? Number(hit.getAttribute("data-point")) : null;
     const candidates = state.selected !== null && state.selected !== undefined
       ? [...(state.dests ? state.dests.keys() : []), state.selected]
       : [...(state.movable || [])];
@@ -130,7 +155,8 @@ export function createBoard({ onTarget, label = "" } = {}) {
     return distance <= G.PW * 1.25 ? best : direct;
   }
 
-  function render(next) {
+  /** Draw `next` (kept: an animation and a new texture draw it again). */
+  function render(/** @type {BoardState} */ next) {
     state = next;
     const b = next.board;
     const parts = [];
@@ -257,12 +283,12 @@ export function createBoard({ onTarget, label = "" } = {}) {
     layer.replaceChildren(...parts);
     svg.dataset.movable = [...(next.movable || [])].join(",");
     svg.dataset.dests = next.dests ? [...next.dests.entries()].map(([p, st]) => `${p}:${st.length}`).join(",") : "";
-    svg.dataset.selected = next.selected ?? "";
+    svg.dataset.selected = String(next.selected ?? "");
     svg.dataset.position = `${b.points.join(",")}|${b.bar.join(",")}|${b.off.join(",")}`;
   }
 
   /** An arrow for a step; `after`: the board already shows the step made (the last move). */
-  function arrowPath(b, { from, to, kind = "hint", mine = true, after = false }) {
+  function arrowPath(/** @type {Board} */ b, /** @type {Arrow} */ { from, to, kind = "hint", mine = true, after = false }) {
     const a = from === BAR ? barAt(mine, 0) : from === OFF ? trayAt(mine, 0) : landing(b, from, mine, after);
     const z = to === OFF ? { x: G.trayX, y: mine ? G.mid + G.half / 2 : G.mid - G.half / 2 }
       : to === BAR ? barAt(mine, 0) : landing(b, to, mine, !after);
@@ -273,12 +299,13 @@ export function createBoard({ onTarget, label = "" } = {}) {
   }
 
   /** Slide one checker from `a` to `z` (board coordinates), then a hit one to the bar. */
+  /** @param {At} a @param {At} z @param {boolean} mine @param {number} ms @returns {Promise<void>} */
   function slide(a, z, mine, ms) {
     return new Promise((resolve) => {
       const piece = checker(a.x, a.y, mine, "moving");
       floating.append(piece);
       const started = performance.now();
-      const frame = (now) => {
+      const frame = (/** @type {number} */ now) => {
         const u = Math.min(1, (now - started) / ms);
         const e = u < 0.5 ? 2 * u * u : 1 - Math.pow(-2 * u + 2, 2) / 2;
         const lift = Math.sin(Math.PI * u) * 18;
@@ -296,6 +323,10 @@ export function createBoard({ onTarget, label = "" } = {}) {
   /**
    * Animate one step: `before` is the board before it, `after` the board after it; `mine` whose
    * checker moves; start/end in the viewer's numbering. Resolves when the board shows `after`.
+   * @param {Board} before
+   * @param {Board} after
+   * @param {{ start: number, end: number, mine: boolean, hit?: boolean }} step
+   * @param {number} ms
    */
   async function animateStep(before, after, { start, end, mine, hit }, ms) {
     if (!ms) {
@@ -324,7 +355,7 @@ export function createBoard({ onTarget, label = "" } = {}) {
   }
 
   /** Lay the texture `name` (a tile at /api/shop/textures/{name}.svg) over the surface, or none. */
-  function setTexture(name) {
+  function setTexture(/** @type {string | null} */ name) {
     const next = name || null;
     if (next === texture) return;
     texture = next;

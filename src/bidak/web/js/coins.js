@@ -1,6 +1,9 @@
+// @ts-check
 // Coins: the lobby's check-in card and the shop (#/shop). Coins come from a daily check-in and
 // buy board themes and checker sets; matches never give or take coins (docs/protocol.md, Coins).
 import { api, ApiError } from "./api.js";
+
+/** @import { Shop, ShopItem, Wallet } from "./types.js" */
 import { h, tx, raw, button, clear } from "./dom.js";
 import { onLanguage, t } from "./i18n.js";
 import { toast } from "./ui.js";
@@ -15,7 +18,7 @@ function purchaseKey() {
 }
 
 /** POST a purchase, and once more with the same key if the answer was lost on the way. */
-async function buyOnce(item) {
+async function buyOnce(/** @type {string} */ item) {
   const key = purchaseKey();
   try {
     return await api.buy(item, key);
@@ -26,7 +29,7 @@ async function buyOnce(item) {
 }
 
 /** How far the streak is along the reward table: the days done, and the next day's index. */
-function streakDays(wallet) {
+function streakDays(/** @type {Wallet} */ wallet) {
   const cycle = wallet.rewards.length;
   let done = wallet.streak > 0 ? ((wallet.streak - 1) % cycle) + 1 : 0;
   // A cycle closed before today: today's check-in starts the table again at day 1.
@@ -39,15 +42,17 @@ function streakDays(wallet) {
  * shop. `session`: the visitor's first request (the wallet waits for it, since that request
  * creates a new visitor's guest). Returns {el, close}; `el` stays the same element, so the
  * lobby can put it back after drawing itself again.
+ * @param {{ navigate: (path: string) => void, session?: Promise<unknown> }} options
  */
 export function coinsCard({ navigate, session = Promise.resolve() }) {
   const card = h("section", { class: "card coins-card", id: "coins-card" });
+  /** @type {Wallet | null} */
   let wallet = null;
   let failed = false;
   let busy = false;
   let gone = false;
 
-  function rewards() {
+  function rewards(/** @type {Wallet} */ wallet) {
     const { done, next } = streakDays(wallet);
     return h("ol", { class: "coins-days", id: "coins-days", "aria-label": t("coins.days") },
       wallet.rewards.map((coins, i) => h("li", {
@@ -73,7 +78,7 @@ export function coinsCard({ navigate, session = Promise.resolve() }) {
       wallet.streak > 0
         ? tx("coins.streak", { n: wallet.streak }, "p", { class: "coins-streak", id: "coins-streak" })
         : tx("coins.no_streak", null, "p", { class: "coins-streak muted", id: "coins-streak" }),
-      rewards(),
+      rewards(wallet),
       button(done ? "coins.checked_in" : "coins.check_in", checkIn, {
         class: `btn${done ? "" : " primary"} wide`, id: "check-in", disabled: done || busy,
         params: { n: wallet.next_reward }, "data-done": done ? "true" : "false",
@@ -119,14 +124,20 @@ export function coinsCard({ navigate, session = Promise.resolve() }) {
   return { el: card, close: () => { gone = true; off(); } };
 }
 
-/** The shop: every board theme and checker set, to buy and to wear. */
+/**
+ * The shop: every board theme and checker set, to buy and to wear.
+ * @param {HTMLElement} root
+ * @param {{ navigate: (path: string) => void }} options
+ */
 export function mountShop(root, { navigate }) {
+  /** @type {Shop | null} */
   let shop = null;
   let failed = false;
+  /** @type {string | null} the item being bought or worn */
   let pending = null;
   let gone = false;
 
-  function itemCard(item) {
+  function itemCard(/** @type {Shop} */ shop, /** @type {ShopItem} */ item) {
     const state = item.equipped ? "shop.wearing" : item.owned ? "shop.owned" : null;
     const action = item.equipped
       ? null
@@ -145,12 +156,13 @@ export function mountShop(root, { navigate }) {
       action || h("span", { class: "shop-action-none" }));
   }
 
-  function section(kind, title, note) {
+  /** @param {Shop} shop @param {string} kind @param {string} title @param {string} note */
+  function section(shop, kind, title, note) {
     const items = shop.items.filter((i) => i.kind === kind);
     return h("section", { class: "card shop-section", id: `shop-${kind}` },
       tx(title, null, "h2"),
       tx(note, null, "p", { class: "muted small" }),
-      h("ul", { class: "shop-grid" }, items.map(itemCard)));
+      h("ul", { class: "shop-grid" }, items.map((item) => itemCard(shop, item))));
   }
 
   function draw() {
@@ -162,7 +174,7 @@ export function mountShop(root, { navigate }) {
     let body;
     if (shop) {
       body = h("div", { class: "shop-columns" },
-        section("board", "shop.boards", "shop.board_note"), section("checkers", "shop.checkers", "shop.checkers_note"));
+        section(shop, "board", "shop.boards", "shop.board_note"), section(shop, "checkers", "shop.checkers", "shop.checkers_note"));
     } else if (failed) {
       body = h("div", { class: "card center-card" }, tx("error.generic", null, "p"),
         button("coins.retry", () => { failed = false; draw(); load(); }, { class: "btn primary", id: "shop-retry" }));
@@ -183,7 +195,7 @@ export function mountShop(root, { navigate }) {
     draw();
   }
 
-  async function buy(item) {
+  async function buy(/** @type {ShopItem} */ item) {
     if (pending !== null) return;
     pending = item.id;
     draw();
@@ -198,8 +210,8 @@ export function mountShop(root, { navigate }) {
     await load();
   }
 
-  async function wear(item) {
-    if (pending !== null) return;
+  async function wear(/** @type {ShopItem} */ item) {
+    if (pending !== null || !shop) return;
     pending = item.id;
     draw();
     const choice = { board: shop.board, checkers: shop.checkers };

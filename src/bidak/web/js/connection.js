@@ -1,3 +1,4 @@
+// @ts-check
 // One WebSocket to /ws (docs/protocol.md). Joins a room, keeps the highest version seen, and
 // when the connection drops, reconnects by itself with backoff and joins again with `since`.
 
@@ -6,16 +7,25 @@ const BACKOFF = [300, 800, 1500, 3000, 5000, 8000];
 // reconnecting would close another of them in turn, so this one stays closed.
 const REPLACED = 4001;
 
+/** @import { Action, ConnectionStatus, ServerMessage } from "./types.js" */
+
 export class Connection {
+  /**
+   * @param {string} room
+   * @param {{ message: (message: ServerMessage) => void, status: (status: ConnectionStatus) => void }} handlers
+   */
   constructor(room, handlers) {
     this.room = room;
-    this.handlers = handlers; // {message(msg), status(state)} "connecting"|"open"|"lost"|"replaced"
+    this.handlers = handlers;
     this.version = 0;
     this.attempt = 0;
     this.closed = false;
+    /** @type {WebSocket | null} */
     this.ws = null;
-    this.timer = null;
-    this.pinger = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
+    /** @type {ReturnType<typeof setInterval> | undefined} the keep-alive ping, every 20 s */
+    this.pinger = undefined;
     this.open();
   }
 
@@ -27,6 +37,7 @@ export class Connection {
     this.handlers.status(this.attempt ? "lost" : "connecting");
     ws.onopen = () => {
       this.attempt = 0;
+      /** @type {{ type: "join", room: string, since?: number }} */
       const join = { type: "join", room: this.room };
       if (this.version > 0) join.since = this.version;
       ws.send(JSON.stringify(join));
@@ -35,6 +46,7 @@ export class Connection {
       this.pinger = setInterval(() => this.send({ type: "ping" }), 20000);
     };
     ws.onmessage = (event) => {
+      /** @type {ServerMessage} */
       let message;
       try {
         message = JSON.parse(event.data);
@@ -63,7 +75,8 @@ export class Connection {
     ws.onerror = () => {}; // onclose follows and handles it
   }
 
-  send(message) {
+  /** Write `message` if the socket is open; says whether it was. */
+  send(/** @type {Record<string, unknown>} */ message) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) {
       this.ws.send(JSON.stringify(message));
       return true;
@@ -71,7 +84,9 @@ export class Connection {
     return false;
   }
 
+  /** @param {Action} action @param {number} [version] */
   intent(action, version) {
+    /** @type {{ type: "intent", action: Action, version?: number }} */
     const message = { type: "intent", action };
     if (version !== undefined) message.version = version;
     return this.send(message);

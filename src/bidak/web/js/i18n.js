@@ -1,3 +1,4 @@
+// @ts-check
 // Catalogs: every visible string comes from i18n/{id,en,fi}.json (same keys in each).
 // A key missing from the active catalog renders as ⟦key⟧ and is recorded in `missing`,
 // so tests (and translators) can detect it. The catalogs are modules of the page's module
@@ -14,8 +15,11 @@ export const LANGUAGES = [
   { code: "fi", name: "Suomi" },
 ];
 const STORAGE_KEY = "bidak.lang";
+/** @typedef {Record<string, unknown>} Params the values of a text's {name} placeholders */
+/** @type {Record<string, Record<string, string>>} */
 const catalogs = { id, en, fi };
 let current = "en";
+/** @type {Set<(code: string) => void>} */
 const listeners = new Set();
 export const missing = new Set();
 
@@ -30,6 +34,7 @@ export function defaultLanguage() {
   return "en";
 }
 
+/** @param {string} code @param {boolean} [remember] */
 export function setLanguage(code, remember = true) {
   if (!catalogs[code]) return;
   current = code;
@@ -42,15 +47,22 @@ export function language() {
   return current;
 }
 
-export function onLanguage(fn) {
+/** Call `fn` at every change of language; returns the function that stops it. */
+export function onLanguage(/** @type {(code: string) => void} */ fn) {
   listeners.add(fn);
-  return () => listeners.delete(fn);
+  return () => {
+    listeners.delete(fn);
+  };
 }
 
-/** The text of `key` in the current language, with {name} placeholders filled in. */
+/**
+ * The text of `key` in the current language, with {name} placeholders filled in.
+ * @param {string} key
+ * @param {Params} [params]
+ */
 export function t(key, params = {}) {
   const catalog = catalogs[current] || {};
-  let text = catalog[key];
+  const text = catalog[key];
   if (typeof text !== "string") {
     missing.add(`${current}:${key}`);
     return `⟦${key}⟧`;
@@ -61,7 +73,7 @@ export function t(key, params = {}) {
 }
 
 /** Whether `key` exists (for optional texts such as event names). */
-export function has(key) {
+export function has(/** @type {string} */ key) {
   return typeof (catalogs[current] || {})[key] === "string";
 }
 

@@ -1,5 +1,6 @@
+// @ts-check
 // The lobby: quick match, play a bot, create or join a friend room, the player's matches, their name.
-import { api } from "./api.js";
+import { api, ApiError, statusOf } from "./api.js";
 import { coinsCard } from "./coins.js";
 import { h, tx, raw, button, clear } from "./dom.js";
 import { t, onLanguage } from "./i18n.js";
@@ -9,6 +10,15 @@ import { quickMatch } from "./quick.js";
 const PRACTICE_KEY = "bidak.practice";
 const FRIEND_KEY = "bidak.friend";
 
+/** @import { HistoryItem, ViewContext } from "./types.js" */
+
+/**
+ * The options last chosen on a card, over `fallback`.
+ * @template {Record<string, unknown>} T
+ * @param {string} key
+ * @param {T} fallback
+ * @returns {T}
+ */
 function remembered(key, fallback) {
   try {
     return { ...fallback, ...JSON.parse(localStorage.getItem(key) || "{}") };
@@ -17,17 +27,23 @@ function remembered(key, fallback) {
   }
 }
 
-export function opponentLabel(item) {
-  if (item.kind === "practice" && ["beginner", "normal", "expert"].includes(item.bot)) {
+/** The opponent of a match in the history: a bot by its level, waiting, or a name (data). */
+export function opponentLabel(/** @type {HistoryItem} */ item) {
+  if (item.kind === "practice" && ["beginner", "normal", "expert"].includes(item.bot || "")) {
     return { text: t("bot.name", { level: t(`level.${item.bot}`) }), i18n: true };
   }
   if (item.opponent === "(waiting)") return { text: t("history.waiting"), i18n: true };
   return { text: item.opponent, i18n: false };
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {Omit<ViewContext, "session"> & { session?: Promise<unknown> }} context
+ */
 export function mountLobby(root, { navigate, me, setMe, session = Promise.resolve() }) {
   const practice = remembered(PRACTICE_KEY, { level: "beginner", length: 3, cube: true });
   const friend = remembered(FRIEND_KEY, { length: 5, cube: true, move_seconds: 60, opening: "higher", timeout_policy: "autoplay" });
+  /** @type {HistoryItem[] | null} */
   let history = null;
   let editing = false;
   let gone = false;
@@ -36,9 +52,9 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
 
   const lengths = [1, 3, 5, 7].map((n) => ({ value: n, key: n === 1 ? "opt.length.one" : "opt.length.n", params: { n } }));
   const onOff = [{ value: true, key: "opt.on" }, { value: false, key: "opt.off" }];
-  const field = (key, control, note) => h("div", { class: "field" }, tx(key, null, "label", { class: "field-label" }), control, note || null);
+  const field = (/** @type {string} */ key, /** @type {HTMLElement} */ control, /** @type {HTMLElement | null} */ note = null) => h("div", { class: "field" }, tx(key, null, "label", { class: "field-label" }), control, note || null);
   // A 1-point match has no cube (rules.md 7): no toggle then, only the reason.
-  const cubeField = (name, options, save) => options.length === 1
+  const cubeField = (/** @type {string} */ name, /** @type {{ length: number, cube: boolean }} */ options, /** @type {() => void} */ save) => options.length === 1
     ? field("opt.cube", tx("opt.cube.one_point", null, "p", { class: "muted small field-note", id: `${name}-none` }))
     : field("opt.cube", segmented(name, onOff, options.cube, (x) => { options.cube = x; save(); }));
 
@@ -123,7 +139,8 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
             toast(tx("profile.saved"));
           } catch (error) {
             const known = ["name_length", "name_characters", "name_reserved"];
-            toast(tx(known.includes(error.code) ? `profile.${error.code}` : "profile.bad_name"), "error");
+            const code = error instanceof ApiError ? error.code : null;
+            toast(tx(code && known.includes(code) ? `profile.${code}` : "profile.bad_name"), "error");
           }
         };
         input.addEventListener("keydown", (e) => { if (e.key === "Enter") save(); if (e.key === "Escape") { editing = false; draw(); } });
@@ -145,7 +162,7 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
       const room = await api.createRoom({ kind: "practice", length: practice.length, cube: practice.length === 1 ? false : practice.cube, level: practice.level });
       navigate(`/room/${room.code}`);
     } catch (error) {
-      toast(tx(error.status === 429 ? "error.too_many" : "error.generic"), "error");
+      toast(tx(statusOf(error) === 429 ? "error.too_many" : "error.generic"), "error");
     }
   }
 
@@ -155,15 +172,15 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
       const room = await api.createRoom({ kind: "friend", ...friend, cube: friend.length === 1 ? false : friend.cube });
       navigate(`/room/${room.code}`);
     } catch (error) {
-      toast(tx(error.status === 429 ? "error.too_many" : "error.generic"), "error");
+      toast(tx(statusOf(error) === 429 ? "error.too_many" : "error.generic"), "error");
     }
   }
 
   /** Draw again (the cube field depends on the length) with the focus where it was. */
-  function redrawFrom(name, value) {
+  function redrawFrom(/** @type {string} */ name, /** @type {unknown} */ value) {
     draw();
     const again = root.querySelector(`[data-name="${name}"] [data-value="${value}"]`);
-    if (again) again.focus();
+    if (again instanceof HTMLElement) again.focus();
   }
 
   function draw() {
@@ -176,7 +193,7 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
   }
 
   /** Draw one card again, leaving the others (and what is typed in them) alone. */
-  function refresh(id, make) {
+  function refresh(/** @type {string} */ id, /** @type {() => HTMLElement} */ make) {
     const old = !gone && root.querySelector(`#${id}`);
     if (old) old.replaceWith(make());
   }

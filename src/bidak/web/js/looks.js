@@ -1,3 +1,4 @@
+// @ts-check
 // What a table looks like: the viewer's own board theme, and each seat's checker set as the
 // server says every screen shows it (snapshot `seats[i].checkers`). Colours come from the shop
 // catalogue (GET /api/shop) and are set as CSS variables on the element holding the board
@@ -5,6 +6,9 @@
 // nothing is written into a style attribute of the markup.
 import { api } from "./api.js";
 
+/** @import { Seat, Shop } from "./types.js" */
+
+/** @type {Promise<Shop | null> | null} */
 let catalogue = null;
 
 /** Forget the catalogue, after a purchase or a change of what the player wears. */
@@ -31,6 +35,9 @@ const SET_VARS = { body: "", edge: "-edge", text: "-text" };
  * Colour `host` (an element around the board) for `viewerSeat` (0, 1, or null for a spectator,
  * who sees seat 0's side as "me") at a table whose seats wear `seats[i].checkers`. Returns the
  * board theme's texture name, or null.
+ * @param {HTMLElement | null} host
+ * @param {Seat[]} seats
+ * @param {number | null} viewerSeat
  */
 export async function applyLooks(host, seats, viewerSeat) {
   const shop = await preloadLooks();
@@ -43,6 +50,7 @@ export async function applyLooks(host, seats, viewerSeat) {
     }
   }
   const mine = viewerSeat === 1 ? 1 : 0;
+  /** @type {[string, string | undefined][]} */
   const sides = [["--me", seats?.[mine]?.checkers], ["--them", seats?.[1 - mine]?.checkers]];
   for (const [prefix, id] of sides) {
     const set = byId.get(id || "");

@@ -1,3 +1,4 @@
+// @ts-check
 // Boot: language, the header, the visitor's account, and a hash router:
 // #/ lobby · #/room/CODE table · #/review/MATCH review · #/shop the coins shop ·
 // #/leaderboard · #/live · #/player/ID · #/account account; the page an e-mail link opens
@@ -16,15 +17,21 @@ import { mountReview } from "./review.js";
 import { openRules } from "./rules.js";
 import { mountTable } from "./table.js";
 
+/** @import { Me } from "./types.js" */
+
+/** @type {Me | null} */
 let me = null;
+/** @type {(() => void) | null} takes the view shown now down */
 let unmount = null;
 let routed = 0;
-let session = null;
-const main = document.getElementById("main");
-const header = document.getElementById("header");
+/** @type {Promise<void>} the visitor's first request (GET /api/me) */
+let session = Promise.resolve();
+/** The page's two places (index.html has them). */
+const main = /** @type {HTMLElement} */ (document.getElementById("main"));
+const header = /** @type {HTMLElement} */ (document.getElementById("header"));
 const LINK_PAGE = location.pathname === "/auth/email";
 
-function navigate(path) {
+function navigate(/** @type {string} */ path) {
   if (location.hash === `#${path}`) route();
   else location.hash = `#${path}`;
 }
@@ -51,17 +58,19 @@ function route() {
   const review = /^\/review\/([A-Za-z0-9_-]+)/.exec(hash);
   const shop = hash === "/shop";
   const community = /^\/(leaderboard|live)$/.exec(hash) || /^\/(player)\/([A-Za-z0-9_-]+)$/.exec(hash);
+  /** @param {Me | null} x */
+  const setMe = (x) => { me = x; };
   const account = hash === "/account";
   document.body.dataset.view = room ? "table" : review ? "review" : shop ? "shop" : community ? community[1] : account ? "account" : "lobby";
   if (!room || !document.body.dataset.room || document.body.dataset.room !== room[1]) window.scrollTo(0, 0);
   document.body.dataset.room = room ? room[1] : "";
   const mine = ++routed;
   if (account) {
-    unmount = mountAccount(main, { navigate, me: () => me, setMe: (x) => { me = x; }, session });
+    unmount = mountAccount(main, { navigate, me: () => me, setMe, session });
     return;
   }
   if (!room && !review && !shop && !community) {
-    unmount = mountLobby(main, { navigate, me: () => me, setMe: (x) => { me = x; }, session });
+    unmount = mountLobby(main, { navigate, me: () => me, setMe, session });
     return;
   }
   clear(main);
@@ -70,6 +79,7 @@ function route() {
     if (room) unmount = mountTable(main, room[1], { navigate });
     else if (shop) unmount = mountShop(main, { navigate });
     else if (review) unmount = mountReview(main, review[1], { navigate });
+    else if (!community) return;
     else if (community[1] === "leaderboard") unmount = mountLeaderboard(main, { navigate });
     else if (community[1] === "live") unmount = mountLive(main, { navigate });
     else unmount = mountPlayer(main, community[2], { navigate });

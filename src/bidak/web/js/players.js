@@ -1,26 +1,42 @@
+// @ts-check
 // The community pages: #/leaderboard (the top 100 and your rank), #/live (matches in play,
 // tap to watch) and #/player/ID (a profile). Names are data: always text nodes, never markup.
-import { api } from "./api.js";
+import { api, statusOf } from "./api.js";
 import { h, tx, raw, button, clear } from "./dom.js";
 import { t, onLanguage } from "./i18n.js";
 
-const rating = (x) => Number(x).toFixed(2);
-const signedRating = (x) => (x >= 0 ? `+${Number(x).toFixed(2)}` : `−${Math.abs(x).toFixed(2)}`);
+/** @import { Leaderboard, LiveGame, PlayerProfile } from "./types.js" */
+/** @typedef {{ navigate: (path: string) => void }} Nav */
 
-function dateText(iso) {
+const rating = (/** @type {number} */ x) => Number(x).toFixed(2);
+const signedRating = (/** @type {number} */ x) => (x >= 0 ? `+${Number(x).toFixed(2)}` : `−${Math.abs(x).toFixed(2)}`);
+
+function dateText(/** @type {string} */ iso) {
   const date = new Date(iso + (/[zZ]|[+-]\d\d:?\d\d$/.test(iso) ? "" : "Z"));
   return date.toLocaleDateString(document.documentElement.lang || undefined, { day: "numeric", month: "short", year: "numeric" });
 }
 
-/** A player's name as a link to their profile (text only). */
+/**
+ * A player's name as a link to their profile (text only).
+ * @param {string | null | undefined} id
+ * @param {string | undefined} name
+ * @param {Record<string, unknown> & { class?: string }} [attrs]
+ */
 export function playerLink(id, name, attrs = {}) {
   if (!id) return raw(name || "", "span", { dir: "auto", ...attrs });
   return h("a", { dir: "auto", ...attrs, href: `#/player/${encodeURIComponent(id)}`, class: `player-link ${attrs.class || ""}`.trim(), "data-raw": "" }, name || "");
 }
 
-/** Draw a page that loads one thing: spinner, then `fill(data)`, or an error card. */
+/**
+ * Draw a page that loads one thing: spinner, then `draw(data)`, or an error card.
+ * @template T
+ * @param {HTMLElement} root
+ * @param {Nav & { load: () => Promise<T>, draw: (data: T) => HTMLElement[], id: string }} options
+ */
 function page(root, { navigate, load, draw, id }) {
+  /** @type {T | null} */
   let data = null;
+  /** @type {number | null} */
   let failed = null;
   let gone = false;
   const render = () => {
@@ -33,15 +49,15 @@ function page(root, { navigate, load, draw, id }) {
       ...body));
   };
   render();
-  load().then((x) => { data = x; render(); }, (error) => { failed = error.status || 500; render(); });
+  load().then((x) => { data = x; render(); }, (error) => { failed = statusOf(error) || 500; render(); });
   const off = onLanguage(render);
   return () => { gone = true; off(); };
 }
 
-export function mountLeaderboard(root, { navigate }) {
+export function mountLeaderboard(/** @type {HTMLElement} */ root, /** @type {Nav} */ { navigate }) {
   return page(root, {
     navigate, id: "leaderboard", load: api.leaderboard,
-    draw: (board) => [
+    draw: (/** @type {Leaderboard} */ board) => [
       h("section", { class: "card" },
         h("div", { class: "card-head" }, h("span", { class: "card-icon icon-trophy", "aria-hidden": "true" }), tx("leaderboard.title", null, "h2")),
         tx("leaderboard.rule", { experience: board.min_experience, days: board.active_days }, "p", { class: "muted small" }),
@@ -62,18 +78,18 @@ export function mountLeaderboard(root, { navigate }) {
   });
 }
 
-export function mountLive(root, { navigate }) {
-  let timer = null;
+export function mountLive(/** @type {HTMLElement} */ root, /** @type {Nav} */ { navigate }) {
+  /** @type {(() => void) | null} */
   let stopPage = null;
   const load = () => api.live();
-  const draw = (games) => [
+  const draw = (/** @type {LiveGame[]} */ games) => [
     h("section", { class: "card" },
       h("div", { class: "card-head" }, h("span", { class: "card-icon icon-live", "aria-hidden": "true" }), tx("live.title", null, "h2")),
       tx("live.body", null, "p", { class: "muted small" }),
       games.length
         ? h("ul", { class: "live-list", id: "live-list" }, games.map((game) => {
           const [a, b] = game.players;
-          const who = (p) => p ? h("span", { class: "live-player" }, raw(p.name, "b", { dir: "auto" }), " ", raw(`(${Math.round(p.rating)})`, "span", { class: "muted small" })) : tx("seat.empty");
+          const who = (/** @type {LiveGame["players"][number]} */ p) => p ? h("span", { class: "live-player" }, raw(p.name, "b", { dir: "auto" }), " ", raw(`(${Math.round(p.rating)})`, "span", { class: "muted small" })) : tx("seat.empty");
           return h("li", {},
             h("a", { class: "live-item", href: `#/room/${encodeURIComponent(game.room)}`, "data-room": game.room },
               h("span", { class: "live-players" }, who(a), tx("live.versus", null, "span", { class: "muted live-versus" }), who(b)),
@@ -86,18 +102,21 @@ export function mountLive(root, { navigate }) {
         : tx("live.empty", null, "p", { class: "muted", id: "live-empty" })),
   ];
   stopPage = page(root, { navigate, id: "live", load, draw });
-  // The list of a moment ago: refreshed every 15 s while the page is open.
-  timer = setInterval(() => {
+  // The list of a moment ago: refreshed every 15 s while the page is open. This one is a poll
+  // on purpose: no message says that a match somewhere started or ended (the server's
+  // WebSocket messages are per room and per player), and a list a few seconds old is fine for
+  // choosing a match to watch.
+  const timer = setInterval(() => {
     if (stopPage) stopPage();
     stopPage = page(root, { navigate, id: "live", load, draw });
   }, 15000);
   return () => { clearInterval(timer); if (stopPage) stopPage(); };
 }
 
-export function mountPlayer(root, id, { navigate }) {
+export function mountPlayer(/** @type {HTMLElement} */ root, /** @type {string} */ id, /** @type {Nav} */ { navigate }) {
   return page(root, {
     navigate, id: "player", load: () => api.player(id),
-    draw: (p) => [
+    draw: (/** @type {PlayerProfile} */ p) => [
       h("section", { class: "card profile-page" },
         raw(p.name, "h1", { class: "profile-name", id: "profile-name", dir: "auto" }),
         tx("player.member_since", { date: dateText(p.member_since) }, "p", { class: "muted small" }),
@@ -128,7 +147,7 @@ export function mountPlayer(root, id, { navigate }) {
   });
 }
 
-function stat(key, value, id) {
+function stat(/** @type {string} */ key, /** @type {string} */ value, /** @type {string} */ id) {
   return h("div", { class: "stat" }, tx(key, null, "dt"), raw(value, "dd", { id }));
 }
 

@@ -1,8 +1,11 @@
+// @ts-check
 // Quick match (docs/protocol.md "Quick match"): the lobby's card, and the wait that outlives it.
 // While the player waits, a WebSocket of their own (no room joined) brings `{"type": "quick"}`
-// updates, and GET /api/quick is asked now and then too (a lost update, a reload): paired, the
-// page goes to the room from whatever view it shows; after 45 s the server may offer a bot.
-import { api } from "./api.js";
+// updates, and GET /api/quick is asked each time that socket opens (an update sent while it was
+// being opened or reopened would be lost otherwise): paired, the page goes to the room from
+// whatever view it shows; after 45 s the server may offer a bot. Only when the server refuses
+// this browser one more socket (4001) is GET /api/quick asked every 3 s instead.
+import { api, ApiError } from "./api.js";
 import { h, tx, raw, button } from "./dom.js";
 import { t } from "./i18n.js";
 import { dialog, segmented, toast, formatClock } from "./ui.js";
@@ -11,13 +14,25 @@ const OPTIONS_KEY = "bidak.quick";
 const POLL_MS = 3000;
 // Only to name a bot when the offer came by GET (which says that, not which level); the
 // server's own choice (bidak.pairing.BOT_RATINGS) comes with the WebSocket's offer.
+/** @type {Record<string, number>} */
 const BOT_RATINGS = { beginner: 1380, normal: 1780, expert: 2075 };
 
+/** @import { QuickMessage, QuickOptions, QuickStatus, Me } from "./types.js" */
+
+/**
+ * The wait, which outlives the lobby's card: `earlier` is a quick match of the player's in
+ * play before this wait (not the pairing), `startedAt` this clock's time the wait began.
+ * @type {{ waiting: boolean, earlier: string | null, startedAt: number, options: QuickOptions | null,
+ *   offered: boolean, offerShown: boolean, level: string | null, socket: WebSocket | null,
+ *   poller: ReturnType<typeof setInterval> | undefined, ticker: ReturnType<typeof setInterval> | undefined,
+ *   navigate: ((path: string) => void) | null, rating: number, redraw: (() => void) | null }}
+ */
 const state = {
   waiting: false, earlier: null, startedAt: 0, options: null, offered: false, offerShown: false, level: null,
-  socket: null, poller: null, ticker: null, navigate: null, rating: 1500, redraw: null,
+  socket: null, poller: undefined, ticker: undefined, navigate: null, rating: 1500, redraw: null,
 };
 
+/** @returns {QuickOptions} */
 function remembered() {
   try {
     return { length: 1, move_seconds: 45, cube: true, ...JSON.parse(localStorage.getItem(OPTIONS_KEY) || "{}") };
@@ -26,7 +41,7 @@ function remembered() {
   }
 }
 
-function nearestLevel(rating) {
+function nearestLevel(/** @type {number} */ rating) {
   return Object.keys(BOT_RATINGS).reduce((a, b) => (Math.abs(BOT_RATINGS[b] - rating) < Math.abs(BOT_RATINGS[a] - rating) ? b : a));
 }
 
@@ -36,7 +51,9 @@ function openSocket() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${scheme}://${location.host}/ws`);
   state.socket = ws;
+  ws.onopen = () => refresh();
   ws.onmessage = (event) => {
+    /** @type {QuickMessage} */
     let message;
     try {
       message = JSON.parse(event.data);
@@ -47,11 +64,27 @@ function openSocket() {
   };
   ws.onclose = (event) => {
     if (state.socket === ws) state.socket = null;
-    // 4001: this browser holds too many sockets, and opening one more would close another;
-    // the poll of GET /api/quick carries on alone then.
-    if (state.waiting && event.code !== 4001) setTimeout(() => state.waiting && !state.socket && openSocket(), 1500);
+    if (!state.waiting) return;
+    // 4001: this browser holds too many sockets, and opening one more would close another; no
+    // update can reach this page then, so it asks GET /api/quick every 3 s until the wait ends.
+    if (event.code === 4001) startPolling();
+    else setTimeout(() => state.waiting && !state.socket && openSocket(), 1500);
   };
   ws.onerror = () => {};
+}
+
+/** Ask GET /api/quick once: an update may have been sent while no socket was open. */
+async function refresh() {
+  try {
+    const status = await api.quickStatus();
+    if (state.waiting) show(status);
+  } catch {
+    // the socket's updates still come; the next (re)connection asks again
+  }
+}
+
+function startPolling() {
+  if (!state.poller) state.poller = setInterval(refresh, POLL_MS);
 }
 
 function closeSocket() {
@@ -60,7 +93,7 @@ function closeSocket() {
   if (ws) ws.close();
 }
 
-function onQuick(message) {
+function onQuick(/** @type {QuickMessage} */ message) {
   if (message.state === "paired" && message.room) paired(message.room);
   else if (message.state === "offer" && state.waiting) {
     state.offered = true;
@@ -75,7 +108,7 @@ function onQuick(message) {
   }
 }
 
-function show(status) {
+function show(/** @type {QuickStatus} */ status) {
   if (status.room && state.waiting && status.room !== state.earlier) {
     paired(status.room);
     return;
@@ -96,15 +129,7 @@ function show(status) {
 
 function keepWatching() {
   openSocket();
-  if (!state.poller) {
-    state.poller = setInterval(async () => {
-      try {
-        show(await api.quickStatus());
-      } catch {
-        // the next poll tries again
-      }
-    }, POLL_MS);
-  }
+  // The wait's own clock on the card (a real clock: nothing arrives while the seconds run).
   if (!state.ticker) state.ticker = setInterval(tick, 1000);
   redraw();
 }
@@ -115,14 +140,15 @@ function stopWaiting(redrawNow = true) {
   state.offerShown = false;
   clearInterval(state.poller);
   clearInterval(state.ticker);
-  state.poller = state.ticker = null;
+  state.poller = state.ticker = undefined;
   closeSocket();
   const open = document.getElementById("quick-offer");
-  if (open) open.closest(".backdrop").remove();
+  const backdrop = open && open.closest(".backdrop");
+  if (backdrop) backdrop.remove();
   if (redrawNow) redraw();
 }
 
-function paired(room) {
+function paired(/** @type {string} */ room) {
   stopWaiting(false);
   if (state.navigate) state.navigate(`/room/${room}`);
 }
@@ -151,7 +177,7 @@ function offer() {
   });
 }
 
-async function playBot(level) {
+async function playBot(/** @type {string} */ level) {
   const options = state.options || remembered();
   try {
     await api.leaveQuick();
@@ -159,10 +185,11 @@ async function playBot(level) {
     const room = await api.createRoom({ kind: "practice", level, length: options.length, cube: options.length === 1 ? false : options.cube });
     if (state.navigate) state.navigate(`/room/${room.code}`);
   } catch (error) {
-    toast(tx(error.status === 429 ? "error.too_many" : "error.generic"), "error");
+    toast(tx(error instanceof ApiError && error.status === 429 ? "error.too_many" : "error.generic"), "error");
   }
 }
 
+/** @param {QuickOptions} options @param {Promise<unknown>} session */
 async function start(options, session) {
   await session;
   try {
@@ -179,7 +206,7 @@ async function start(options, session) {
     if (fresh) paired(fresh);
     else keepWatching();
   } catch (error) {
-    toast(tx(error.status === 429 ? "error.too_many" : "error.generic"), "error");
+    toast(tx(error instanceof ApiError && error.status === 429 ? "error.too_many" : "error.generic"), "error");
   }
 }
 
@@ -196,6 +223,7 @@ async function cancel() {
  * The lobby's card. `navigate` is kept for the pairing (which may come on another view);
  * `redraw` draws the card again in place. On mounting, GET /api/quick says whether this
  * player already waits (a reload, another tab).
+ * @param {{ navigate: (path: string) => void, session: Promise<unknown>, me: () => Me | null }} options
  */
 export function quickMatch({ navigate, session, me }) {
   state.navigate = navigate;
@@ -209,7 +237,7 @@ export function quickMatch({ navigate, session, me }) {
     return api.quickStatus();
   }).then((status) => { if (status.waiting) show(status); }, () => {});
 
-  function summary(chosen) {
+  function summary(/** @type {QuickOptions} */ chosen) {
     const length = chosen.length === 1 ? tx("opt.length.one") : tx("opt.length.n", { n: chosen.length });
     return h("p", { class: "quick-summary", id: "quick-summary" }, length, " · ", tx("opt.seconds", { n: chosen.move_seconds }),
       chosen.length > 1 ? [" · ", tx(chosen.cube ? "quick.cube_on" : "quick.cube_off")] : null);
@@ -217,7 +245,7 @@ export function quickMatch({ navigate, session, me }) {
 
   function card() {
     const lengths = [1, 3, 5, 7].map((n) => ({ value: n, key: n === 1 ? "opt.length.one" : "opt.length.n", params: { n } }));
-    const field = (key, control) => h("div", { class: "field" }, tx(key, null, "label", { class: "field-label" }), control);
+    const field = (/** @type {string} */ key, /** @type {HTMLElement} */ control) => h("div", { class: "field" }, tx(key, null, "label", { class: "field-label" }), control);
     const body = state.waiting
       ? [
         h("div", { class: "quick-wait", id: "quick-waiting" },
@@ -237,23 +265,25 @@ export function quickMatch({ navigate, session, me }) {
         field("opt.time", segmented("quick-time", [30, 45, 90].map((n) => ({ value: n, key: "opt.seconds", params: { n } })), options.move_seconds, (x) => { options.move_seconds = x; save(); })),
         button("quick.start", () => start({ ...options }, session), { class: "btn primary wide", id: "quick-start" }),
       ];
+    const who = me();
     return h("section", { class: "card", id: "quick-card" },
       h("div", { class: "card-head" }, h("span", { class: "card-icon icon-quick", "aria-hidden": "true" }), tx("quick.title", null, "h2")),
       ...body,
       h("nav", { class: "community-links" },
         h("a", { href: "#/leaderboard", id: "link-leaderboard", "data-i18n": "nav.leaderboard" }, t("nav.leaderboard")),
         h("a", { href: "#/live", id: "link-live", "data-i18n": "nav.live" }, t("nav.live")),
-        me() ? h("a", { href: `#/player/${encodeURIComponent(me().id)}`, id: "link-me", "data-i18n": "nav.my_profile" }, t("nav.my_profile")) : null));
+        who ? h("a", { href: `#/player/${encodeURIComponent(who.id)}`, id: "link-me", "data-i18n": "nav.my_profile" }, t("nav.my_profile")) : null));
   }
 
   redrawCard = () => {
     const old = document.getElementById("quick-card");
     if (old) {
-      const focused = document.activeElement && document.activeElement.closest("#quick-card") ? document.activeElement.dataset.value : null;
+      const active = document.activeElement;
+      const focused = active instanceof HTMLElement && active.closest("#quick-card") ? active.dataset.value : null;
       old.replaceWith(card());
       if (focused) {
         const again = document.querySelector(`#quick-card [data-value="${focused}"]`);
-        if (again) again.focus();
+        if (again instanceof HTMLElement) again.focus();
       }
     }
   };

@@ -1,6 +1,7 @@
+// @ts-check
 // The review of a finished match: per-player totals, an equity graph per game, the move list with
 // verdicts, and each decision's position stepped through on the board.
-import { api } from "./api.js";
+import { api, statusOf } from "./api.js";
 import { createBoard } from "./board.js";
 import { h, s, tx, raw, button, clear } from "./dom.js";
 import { t, onLanguage } from "./i18n.js";
@@ -9,9 +10,22 @@ import { BAR, OFF } from "./selection.js";
 import { copyText, toast, signed } from "./ui.js";
 import { boardFromXgid } from "./xgid.js";
 
+/** @import { Arrow, DiceShown, Review, ReviewDecision, Seat } from "./types.js" */
+
+/**
+ * @param {HTMLElement} root
+ * @param {string} matchId
+ * @param {{ navigate: (path: string) => void }} options
+ */
 export function mountReview(root, matchId, { navigate }) {
-  const v = { data: null, error: false, game: 0, index: 0, viewer: 0, names: null };
-  let retry = null;
+  /**
+   * The review once loaded, the game and decision shown, and whose side the board is drawn
+   * from (the viewer's seat when they played, else seat 0).
+   * @type {{ data: Review | null, error: boolean, game: number, index: number, viewer: number, seats: Seat[] | null }}
+   */
+  const v = { data: null, error: false, game: 0, index: 0, viewer: 0, seats: null };
+  /** @type {ReturnType<typeof setTimeout> | undefined} asking again after a 503 */
+  let retry;
   const board = createBoard({ label: t("board.label") });
 
   async function load() {
@@ -28,7 +42,7 @@ export function mountReview(root, matchId, { navigate }) {
       v.game = Math.max(0, first);
     } catch (error) {
       // 503: the engine is busy with other reviews; the server says when to ask again.
-      if (error.status === 503) {
+      if (statusOf(error) === 503) {
         retry = setTimeout(load, 5000);
         return;
       }
@@ -37,17 +51,18 @@ export function mountReview(root, matchId, { navigate }) {
     draw();
   }
 
+  /** @returns {ReviewDecision[]} */
   const decisions = () => (v.data ? v.data.games[v.game].decisions : []);
 
-  function playerName(index) {
+  function playerName(/** @type {number} */ index) {
     const seat = v.seats && v.seats[index];
     if (seat && seat.bot) return { node: tx("bot.name", { level: t(`level.${seat.bot}`) }) };
     if (index === v.viewer && v.seats) return { node: tx("you") };
-    return { node: raw(v.data.players[index]) };
+    return { node: raw(v.data ? v.data.players[index] : "") };
   }
 
   /** The equity of a decision from the viewer's side (checker plays only). */
-  function viewerEquity(d) {
+  function viewerEquity(/** @type {ReviewDecision} */ d) {
     if (d.kind !== "checker") return null;
     return d.player === v.viewer ? d.equity_played : -d.equity_played;
   }
@@ -55,9 +70,12 @@ export function mountReview(root, matchId, { navigate }) {
   function graph() {
     const list = decisions();
     const W = 640, H = 180, pad = 14;
-    const pts = list.map((d, i) => ({ d, i, e: viewerEquity(d) })).filter((p) => p.e !== null);
-    const x = (i) => pad + (list.length <= 1 ? 0 : (i * (W - 2 * pad)) / (list.length - 1));
-    const y = (e) => H / 2 - Math.max(-1.2, Math.min(1.2, e)) * (H / 2 - pad) / 1.2;
+    const pts = list.flatMap((d, i) => {
+      const e = viewerEquity(d);
+      return e === null ? [] : [{ d, i, e }];
+    });
+    const x = (/** @type {number} */ i) => pad + (list.length <= 1 ? 0 : (i * (W - 2 * pad)) / (list.length - 1));
+    const y = (/** @type {number} */ e) => H / 2 - Math.max(-1.2, Math.min(1.2, e)) * (H / 2 - pad) / 1.2;
     const line = pts.map((p, k) => `${k ? "L" : "M"}${x(p.i).toFixed(1)},${y(p.e).toFixed(1)}`).join(" ");
     const area = pts.length ? `${line} L${x(pts[pts.length - 1].i)},${H / 2} L${x(pts[0].i)},${H / 2} Z` : "";
     const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "graph", id: "equity-graph", role: "img", "aria-label": t("review.graph") },
@@ -122,23 +140,25 @@ export function mountReview(root, matchId, { navigate }) {
       return;
     }
     const mine = d.player === v.viewer;
-    const flip = (p) => (mine || p === BAR || p === OFF ? p : 25 - p);
+    const flip = (/** @type {number} */ p) => (mine || p === BAR || p === OFF ? p : 25 - p);
+    /** @type {Arrow[]} */
     const arrows = [];
     if (d.kind === "checker") {
       for (const [a, b] of stepsOf(d.played)) arrows.push({ from: flip(a), to: flip(b), kind: "last", mine });
       if (d.best && d.best !== d.played) for (const [a, b] of stepsOf(d.best)) arrows.push({ from: flip(a), to: flip(b), kind: "hint", mine });
     }
+    /** @type {DiceShown | null} */
     const dice = d.kind === "checker" ? { side: mine ? "me" : "them", faces: d.dice.map((face) => ({ face, used: false })) } : null;
     board.render({ board: shown.board, dice, arrows, cube: null });
   }
 
-  function select(i) {
+  function select(/** @type {number} */ i) {
     v.index = Math.max(0, Math.min(decisions().length - 1, i));
     draw();
   }
 
-  function totals() {
-    const rows = v.data.totals.map((p) => h("tr", { class: p.player === v.viewer ? "mine" : "" },
+  function totals(/** @type {Review} */ data) {
+    const rows = data.totals.map((p) => h("tr", { class: p.player === v.viewer ? "mine" : "" },
       h("th", { scope: "row" }, playerName(p.player).node),
       raw(p.pr.toFixed(1), "td"), raw(String(p.errors), "td"), raw(String(p.blunders), "td"), raw(signed(p.luck, 2), "td")));
     return h("table", { class: "totals", id: "totals" },
@@ -159,6 +179,7 @@ export function mountReview(root, matchId, { navigate }) {
       root.append(head, h("div", { class: "card center-card" }, h("div", { class: "spinner-row" }, h("span", { class: "spinner" }), tx("review.loading"))));
       return;
     }
+    const list = moveList();
     const tabs = h("div", { class: "tabs", role: "tablist" },
       v.data.games.map((g, i) => h("button", {
         type: "button", class: `tab${i === v.game ? " on" : ""}`, role: "tab", "data-i18n": "review.game",
@@ -170,14 +191,13 @@ export function mountReview(root, matchId, { navigate }) {
       button("btn.next", () => select(v.index + 1), { class: "btn small primary", id: "review-next", disabled: v.index >= decisions().length - 1 }));
     root.append(head, h("div", { class: "review-grid" },
       h("div", { class: "review-main" }, tabs, h("div", { class: "board-wrap" }, board.svg), nav, detail(), graph()),
-      h("aside", { class: "side" }, h("section", { class: "panel" }, tx("review.totals", null, "h3"), totals(),
+      h("aside", { class: "side" }, h("section", { class: "panel" }, tx("review.totals", null, "h3"), totals(v.data),
         tx("review.level_note", { level: v.data.level }, "p", { class: "muted small" })),
-      h("section", { class: "panel" }, tx("review.moves", null, "h3"), moveList()))));
-    root.querySelector("#move-list").style.position = "relative";
+      h("section", { class: "panel" }, tx("review.moves", null, "h3"), list))));
+    list.style.position = "relative";
     drawBoard();
-    const on = root.querySelector(".move.on");
-    const list = root.querySelector("#move-list");
-    if (on && list && list.scrollHeight > list.clientHeight) {
+    const on = list.querySelector(".move.on");
+    if (on instanceof HTMLElement && list.scrollHeight > list.clientHeight) {
       const top = on.offsetTop - list.offsetTop;
       if (top < list.scrollTop || top + on.offsetHeight > list.scrollTop + list.clientHeight) {
         list.scrollTop = top - list.clientHeight / 2;
@@ -185,8 +205,9 @@ export function mountReview(root, matchId, { navigate }) {
     }
   }
 
-  function onKey(event) {
-    if (event.target.closest && event.target.closest("input, textarea")) return;
+  function onKey(/** @type {KeyboardEvent} */ event) {
+    const target = /** @type {Element | null} */ (event.target);
+    if (target && target.closest && target.closest("input, textarea")) return;
     if (event.key === "ArrowRight" || event.key === "ArrowDown") { select(v.index + 1); event.preventDefault(); }
     if (event.key === "ArrowLeft" || event.key === "ArrowUp") { select(v.index - 1); event.preventDefault(); }
   }

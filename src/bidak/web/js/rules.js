@@ -1,3 +1,4 @@
+// @ts-check
 // The rules, readable at any time (rules.md 10), with step-by-step examples on partial boards
 // drawn by the same SVG board component as the table; then strategy tips, beginner mistakes
 // (the same position twice: the mistaken play, then the better one) and questions players ask.
@@ -6,17 +7,36 @@ import { h, tx, raw, button, clear } from "./dom.js";
 import { t, onLanguage } from "./i18n.js";
 import { BAR, OFF } from "./selection.js";
 
+/**
+ * @import { Arrow, Board, DiceShown } from "./types.js"
+ * @typedef {{ board: Board, dice: DiceShown | null, arrows: Arrow[], text: string, theirs?: boolean, bearoffArrow?: boolean }} Frame
+ *   one picture of an example, with the text under it
+ * @typedef {{ key: string, frames: Frame[] }} Example
+ * @typedef {{ id: string, board?: Board, dice?: number[], wrong?: Arrow[], right?: Arrow[] }} Mistake
+ */
+
+/** @returns {number[]} */
 const empty = () => Array(24).fill(0);
+/**
+ * A board from the reader's side: point -> checkers, the reader's and the opponent's.
+ * @param {Record<number, number>} mine
+ * @param {Record<number, number>} [theirs]
+ */
 function board(mine, theirs = {}, bar = [0, 0], off = [0, 0]) {
   const points = empty();
-  for (const [p, n] of Object.entries(mine)) points[p - 1] = n;
-  for (const [p, n] of Object.entries(theirs)) points[p - 1] = -n;
+  for (const [p, n] of Object.entries(mine)) points[Number(p) - 1] = n;
+  for (const [p, n] of Object.entries(theirs)) points[Number(p) - 1] = -n;
   return { points, bar, off };
 }
+/** @param {number} a @param {number} b @param {number[]} [used] @returns {DiceShown} */
 const dice = (a, b, used = []) => ({ side: "me", faces: [a, b].map((face, i) => ({ face, used: used.includes(i) })) });
+/** @param {number} a @param {number} b @returns {DiceShown} */
 const theirDice = (a, b) => ({ side: "them", faces: [a, b].map((face) => ({ face, used: false })) });
 
-/** Each example: frames of {board, dice, arrows, text key}. Positions from the reader's side. */
+/**
+ * Each example: frames of {board, dice, arrows, text key}. Positions from the reader's side.
+ * @type {Example[]}
+ */
 export const EXAMPLES = [
   {
     key: "ex.run",
@@ -48,7 +68,10 @@ export const EXAMPLES = [
 const START = { 24: 2, 13: 5, 8: 3, 6: 5 };
 const START_THEIRS = { 1: 2, 12: 5, 17: 3, 19: 5 };
 
-/** A tip's picture: one frame, no steps. */
+/**
+ * A tip's picture: one frame, no steps.
+ * @type {Record<string, Frame>}
+ */
 export const TIP_BOARDS = {
   "tip.prime": { board: board({ 13: 3, 9: 2, 8: 2, 7: 2, 6: 2, 5: 2, 4: 2 }, { 2: 1, 17: 2, 19: 5, 20: 4, 21: 3 }), dice: null, arrows: [], text: "tip.prime.caption" },
 };
@@ -57,6 +80,7 @@ export const TIP_BOARDS = {
  * Beginner mistakes: full positions whose ranking the engine confirms (bidak hint, 2-ply):
  * `wrong` (dashed arrows) against `right` (gold arrows), or a notation example when `board` is
  * absent. Steps are in the reader's numbering.
+ * @type {Mistake[]}
  */
 export const MISTAKES = [
   { id: "mistake.point", board: board(START, START_THEIRS), dice: [3, 1], // 8/5 6/5 +0.233, 13/9 -0.031
@@ -71,6 +95,7 @@ export const MISTAKES = [
   { id: "mistake.drop" },
 ];
 
+/** @param {Frame} frame @returns {Arrow[]} */
 function arrowsOf(frame) {
   // Arrows of the opponent are given in their own numbering.
   return frame.arrows.map((a) => a.mine === false
@@ -78,14 +103,14 @@ function arrowsOf(frame) {
     : { kind: "hint", ...a, mine: true });
 }
 
-function example(spec) {
+function example(/** @type {Example} */ spec) {
   const view = createBoard({ label: t(`${spec.key}.title`) });
   let index = 0;
   const caption = h("p", { class: "ex-caption" });
   const counter = h("span", { class: "ex-counter" });
   const prev = button("btn.prev", () => go(index - 1), { class: "btn small" });
   const next = button("btn.next", () => go(index + 1), { class: "btn small primary" });
-  function go(i) {
+  function go(/** @type {number} */ i) {
     index = Math.max(0, Math.min(spec.frames.length - 1, i));
     const frame = spec.frames[index];
     const arrows = frame.bearoffArrow ? [] : arrowsOf(frame);
@@ -103,7 +128,7 @@ function example(spec) {
 }
 
 /** A still picture (a tip's) drawn like the examples. */
-function still(frame, label) {
+function still(/** @type {Frame} */ frame, /** @type {string} */ label) {
   const view = createBoard({ label: t(label) });
   view.render({ board: frame.board, dice: frame.dice, arrows: arrowsOf(frame), labels: true });
   return h("figure", { class: "example still" }, view.svg, tx(frame.text, null, "figcaption", { class: "ex-caption" }));
@@ -116,17 +141,18 @@ function tips() {
       TIP_BOARDS[k] ? still(TIP_BOARDS[k], `${k}.title`) : null)));
 }
 
-function mistake(m) {
-  if (!m.board) {
+function mistake(/** @type {Mistake} */ m) {
+  const { board: position, dice: roll, wrong, right } = m;
+  if (!position || !roll || !wrong || !right) {
     return h("figure", { class: "example mistake", "data-mistake": m.id }, tx(`${m.id}.title`, null, "h4"),
       tx(`${m.id}.body`, null, "p"), tx(`${m.id}.example`, null, "pre", { class: "notation-example" }));
   }
-  const dice2 = (used) => dice(m.dice[0], m.dice[1], used);
+  const dice2 = (/** @type {number[]} */ used) => dice(roll[0], roll[1], used);
   const node = example({
     key: m.id,
     frames: [
-      { board: m.board, dice: dice2([]), arrows: m.wrong.map((a) => ({ ...a, kind: "last" })), text: `${m.id}.wrong` },
-      { board: m.board, dice: dice2([]), arrows: m.right, text: `${m.id}.right` },
+      { board: position, dice: dice2([]), arrows: wrong.map((a) => ({ ...a, kind: "last" })), text: `${m.id}.wrong` },
+      { board: position, dice: dice2([]), arrows: right, text: `${m.id}.right` },
     ],
   });
   node.classList.add("mistake");
@@ -142,13 +168,13 @@ function faq() {
       tx(`${k}.q`, null, "summary"), tx(`${k}.a`, null, "p"))));
 }
 
-function section(title, keys) {
+function section(/** @type {string} */ title, /** @type {string[]} */ keys) {
   return h("section", { class: "rules-section" }, tx(title, null, "h3"),
     ...keys.map((k) => tx(k, null, "p")));
 }
 
 function content() {
-  const range = (prefix, n) => Array.from({ length: n }, (_, i) => `${prefix}.${i + 1}`);
+  const range = (/** @type {string} */ prefix, /** @type {number} */ n) => Array.from({ length: n }, (_, i) => `${prefix}.${i + 1}`);
   return h("div", { class: "rules-body" },
     tx("rules.intro", null, "p", { class: "lead" }),
     section("rules.basics.title", range("rules.basics", 11)),
@@ -165,6 +191,7 @@ function content() {
     faq());
 }
 
+/** @type {{ backdrop: HTMLElement, off: () => void, onKey: (e: KeyboardEvent) => void } | null} */
 let open = null;
 
 export function openRules() {
@@ -174,7 +201,7 @@ export function openRules() {
   const sheet = h("div", { class: "sheet", role: "dialog", "aria-modal": "true", id: "rules-sheet", tabIndex: -1 }, head, body);
   const backdrop = h("div", { class: "backdrop sheet-backdrop" }, sheet);
   backdrop.addEventListener("click", (e) => e.target === backdrop && closeRules());
-  const onKey = (e) => { if (e.key === "Escape") { e.stopPropagation(); closeRules(); } };
+  const onKey = (/** @type {KeyboardEvent} */ e) => { if (e.key === "Escape") { e.stopPropagation(); closeRules(); } };
   document.addEventListener("keydown", onKey, true);
   const draw = () => {
     clear(head).append(tx("rules.title", null, "h2"),

@@ -1,16 +1,24 @@
+// @ts-check
 // Building a play step by step from the server's `legal_plays` (rules.md 10). Nothing here
 // decides legality: a step is offered only if some legal play of the roll contains it, given the
 // steps made so far. Points are the player's own numbering: 25 = bar, 0 = off.
 
+/**
+ * @import { Board, Die, LegalPlay, Options, Step } from "./types.js"
+ * @typedef {number[]} Pair a step made here, `[start, end]`
+ */
+
 export const BAR = 25;
 export const OFF = 0;
 
-const key = (step) => `${step[0]}/${step[1]}`;
+const key = (/** @type {Pair | Step} */ step) => `${step[0]}/${step[1]}`;
 
 /**
  * The server lists each legal play once, with `alternatives` when several sets of steps reach
  * the same position (24/18/13 or 24/19/13): every way becomes an entry of its own here, so any
  * of them can be built by tapping.
+ * @param {LegalPlay[] | null | undefined} plays
+ * @returns {LegalPlay[]}
  */
 export function expandPlays(plays) {
   const expanded = [];
@@ -25,7 +33,12 @@ export function expandPlays(plays) {
   return expanded;
 }
 
-/** The steps of `play` left after `made` (a multiset difference), or null if `made` does not fit. */
+/**
+ * The steps of `play` left after `made` (a multiset difference), or null if `made` does not fit.
+ * @param {LegalPlay} play
+ * @param {Pair[]} made
+ * @returns {Pair[] | null}
+ */
 export function remainingSteps(play, made) {
   const left = play.steps.map((step) => [step[0], step[1]]);
   for (const step of made) {
@@ -37,16 +50,16 @@ export function remainingSteps(play, made) {
 }
 
 /** Legal plays that contain every step made so far. */
-export function consistentPlays(plays, made) {
+export function consistentPlays(/** @type {LegalPlay[]} */ plays, /** @type {Pair[]} */ made) {
   return plays.filter((play) => remainingSteps(play, made) !== null);
 }
 
 /** Whether the steps made so far are a whole legal play (OK may be pressed). */
-export function isComplete(plays, made) {
+export function isComplete(/** @type {LegalPlay[]} */ plays, /** @type {Pair[]} */ made) {
   return plays.some((play) => play.steps.length === made.length && remainingSteps(play, made));
 }
 
-function hasChecker(board, point) {
+function hasChecker(/** @type {Board} */ board, /** @type {number} */ point) {
   return point === BAR ? board.bar[0] > 0 : point >= 1 && point <= 24 && board.points[point - 1] > 0;
 }
 
@@ -54,18 +67,27 @@ function hasChecker(board, point) {
  * What can be moved now: Map(start -> Map(end -> steps)), where `steps` is the shortest list of
  * steps that carries one checker from start to end (two or more steps when only the combined
  * destination is tapped).
+ * @param {LegalPlay[]} plays
+ * @param {Pair[]} made
+ * @param {Board} board
+ * @returns {Options}
  */
 export function options(plays, made, board) {
+  /** @type {Options} */
   const result = new Map();
-  const add = (start, end, steps) => {
-    if (!result.has(start)) result.set(start, new Map());
-    const ends = result.get(start);
+  const add = (/** @type {number} */ start, /** @type {number} */ end, /** @type {Pair[]} */ steps) => {
+    let ends = result.get(start);
+    if (!ends) {
+      ends = new Map();
+      result.set(start, ends);
+    }
     const known = ends.get(end);
     if (!known || known.length > steps.length) ends.set(end, steps);
   };
   for (const play of plays) {
     const left = remainingSteps(play, made);
     if (!left || left.length === 0) continue;
+    /** @type {(start: number, at: number, path: Pair[], unused: Pair[]) => void} */
     const walk = (start, at, path, unused) => {
       for (let i = 0; i < unused.length; i += 1) {
         const step = unused[i];
@@ -82,7 +104,7 @@ export function options(plays, made, board) {
 }
 
 /** A copy of `board` (viewer's side) after one step of the viewer's checker (display only). */
-export function applyMine(board, step) {
+export function applyMine(/** @type {Board} */ board, /** @type {Pair} */ step) {
   const next = cloneBoard(board);
   const [start, end] = step;
   if (start === BAR) next.bar[0] -= 1;
@@ -99,7 +121,7 @@ export function applyMine(board, step) {
 }
 
 /** A copy of `board` after one step of the opponent, given in the opponent's numbering. */
-export function applyTheirs(board, step) {
+export function applyTheirs(/** @type {Board} */ board, /** @type {Pair} */ step) {
   const next = cloneBoard(board);
   const [start, end] = step.map((p) => (p === BAR || p === OFF ? p : 25 - p));
   if (start === BAR) next.bar[1] -= 1;
@@ -115,11 +137,17 @@ export function applyTheirs(board, step) {
   return next;
 }
 
+/** @param {Board} board @returns {Board} */
 export function cloneBoard(board) {
   return { points: [...board.points], bar: [...board.bar], off: [...board.off] };
 }
 
-/** Which dice the steps made so far have used (display only: exact distances first). */
+/**
+ * Which dice the steps made so far have used (display only: exact distances first).
+ * @param {number[] | null} dice
+ * @param {Pair[]} made
+ * @returns {Die[]}
+ */
 export function usedDice(dice, made) {
   if (!dice) return [];
   const faces = dice[0] === dice[1] ? [dice[0], dice[0], dice[0], dice[0]] : [...dice];

@@ -18,6 +18,7 @@ import { seatLabel } from "./table-names.js";
 export function createSeats(v, talk, navigate) {
   function matchBar(/** @type {HTMLElement} */ node) {
     const tb = v.table;
+    /** @type {HTMLElement[]} */
     const parts = [button("nav.back", () => navigate("/"), { class: "btn ghost small", "aria-label": t("nav.lobby") })];
     if (tb) {
       const me = tb.viewer, them = 1 - me;

@@ -6,7 +6,7 @@
 import { api } from "./api.js";
 import { Connection } from "./connection.js";
 import { h, tx, button, clear } from "./dom.js";
-import { t, onLanguage } from "./i18n.js";
+import { onLanguage } from "./i18n.js";
 import { preloadLooks } from "./looks.js";
 import { toast, closeDialogs } from "./ui.js";
 import { createAfterMatch } from "./aftermatch.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // Table talk (docs/protocol.md; server: rooms/talk.py): a fixed set of phrases sent by id and
 // shown in each viewer's own language (keys talk.<id>) for a moment beside the speaker's seat,
 // at most one every 3 s; and a switch that mutes the opponent (their phrases are hidden, and
@@ -12,6 +13,9 @@ const EVERY_MS = 3000;
 const SHOWN_MS = 4000;
 const MUTED_KEY = "bidak.muted";
 
+/** @import { TableView, TalkMessage } from "./types.js" */
+
+/** @returns {Set<string>} */
 function mutedIds() {
   try {
     return new Set(JSON.parse(localStorage.getItem(MUTED_KEY) || "[]"));
@@ -20,24 +24,29 @@ function mutedIds() {
   }
 }
 
-function saveMuted(ids) {
+function saveMuted(/** @type {Set<string>} */ ids) {
   localStorage.setItem(MUTED_KEY, JSON.stringify([...ids].slice(-500)));
 }
 
 /**
  * `view()` gives {seat, seats, kind, table}; `send(message)` writes to the room's socket;
  * `redraw()` draws the seats (and the bar) again.
+ * @param {{ code: string, view: () => TableView, send: (message: Record<string, unknown>) => boolean,
+ *   redraw: () => void }} options
  */
 export function createTalk({ code, view, send, redraw }) {
-  const said = new Map(); // seat -> {phrase, until}
+  /** @type {Map<number, { phrase: string, until: number }>} seat -> the phrase said there, shown until */
+  const said = new Map();
   let quietUntil = 0;
-  let quietTimer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let quietTimer;
 
+  /** @returns {{ index: number, seat: import("./types.js").Seat & { id: string } } | null} */
   function opponent() {
     const v = view();
     if (v.seat === null || v.seat === undefined) return null;
     const seat = v.seats[1 - v.seat];
-    return seat && seat.id && !seat.bot ? { index: 1 - v.seat, seat } : null;
+    return seat && seat.id && !seat.bot ? { index: 1 - v.seat, seat: { ...seat, id: seat.id } } : null;
   }
 
   /** Talk is for two people at a friend or quick table. */
@@ -51,7 +60,7 @@ export function createTalk({ code, view, send, redraw }) {
     return !!other && mutedIds().has(other.seat.id);
   }
 
-  function say(phrase) {
+  function say(/** @type {string} */ phrase) {
     if (Date.now() < quietUntil) return;
     if (!send({ type: "talk", phrase })) {
       toast(tx("conn.lost"), "error");
@@ -64,13 +73,14 @@ export function createTalk({ code, view, send, redraw }) {
   }
 
   function bar() {
-    if (!available()) return null;
+    const other = opponent();
+    if (!available() || !other) return null;
     const quiet = Date.now() < quietUntil;
     const muted = isMuted();
     return h("div", { class: "talk-bar", id: "talk-bar", role: "group", "aria-label": t("talk.label") },
       button(muted ? "talk.unmute" : "talk.mute", toggleMute, {
         class: `btn small mute-switch${muted ? " on" : ""}`, id: "mute-switch", "aria-pressed": muted ? "true" : "false",
-        title: t("talk.mute.title", { name: opponent().seat.name || "" }),
+        title: t("talk.mute.title", { name: other.seat.name || "" }),
       }),
       PHRASES.map((phrase) => button(`talk.${phrase}`, () => say(phrase), {
         class: "btn small talk-phrase", "data-phrase": phrase, disabled: quiet,
@@ -97,7 +107,7 @@ export function createTalk({ code, view, send, redraw }) {
   }
 
   /** What goes in a seat's row: the phrase just said there. */
-  function decorate(container, player) {
+  function decorate(/** @type {HTMLElement} */ container, /** @type {number} */ player) {
     const words = said.get(player);
     if (words && words.until > Date.now()) {
       container.append(tx(`talk.${words.phrase}`, null, "span", { class: "talk-bubble", "data-seat": player, role: "status" }));
@@ -105,7 +115,7 @@ export function createTalk({ code, view, send, redraw }) {
   }
 
   /** A `{"type": "talk", "seat", "phrase"}` message from the room. */
-  function onMessage(message) {
+  function onMessage(/** @type {TalkMessage} */ message) {
     if (!PHRASES.includes(message.phrase) || (message.seat !== 0 && message.seat !== 1)) return;
     const v = view();
     const speaker = v.seats[message.seat];
@@ -113,7 +123,12 @@ export function createTalk({ code, view, send, redraw }) {
     const until = Date.now() + SHOWN_MS;
     said.set(message.seat, { phrase: message.phrase, until });
     redraw();
-    setTimeout(() => { if (said.get(message.seat) && said.get(message.seat).until === until) { said.delete(message.seat); redraw(); } }, SHOWN_MS);
+    setTimeout(() => {
+      if (said.get(message.seat)?.until === until) {
+        said.delete(message.seat);
+        redraw();
+      }
+    }, SHOWN_MS);
   }
 
   return { bar, decorate, onMessage, stop: () => clearTimeout(quietTimer) };

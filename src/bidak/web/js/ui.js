@@ -1,15 +1,25 @@
+// @ts-check
 // Dialogs, toasts and small shared widgets.
-import { h, tx, button, clear } from "./dom.js";
+import { h, tx, button, clear, append } from "./dom.js";
 import { t, onLanguage } from "./i18n.js";
 
+/** @typedef {import("./types.js").Child} Child */
+
+/** @type {HTMLElement | null} */
 let toastHost = null;
 
+/**
+ * A short message at the foot of the page for `ms` (at most two at a time).
+ * @param {Child} node
+ * @param {"info" | "warn" | "error"} [kind]
+ * @param {number} [ms]
+ */
 export function toast(node, kind = "info", ms = 2600) {
   if (!toastHost) {
     toastHost = h("div", { class: "toasts", role: "status", "aria-live": "polite" });
     document.body.append(toastHost);
   }
-  while (toastHost.children.length >= 2) toastHost.firstChild.remove();
+  while (toastHost.firstElementChild && toastHost.children.length >= 2) toastHost.firstElementChild.remove();
   const item = h("div", { class: `toast toast-${kind}` }, node);
   toastHost.append(item);
   setTimeout(() => {
@@ -20,8 +30,18 @@ export function toast(node, kind = "info", ms = 2600) {
 }
 
 /**
- * A modal dialog. `actions`: [{key, onclick, kind, params, id}]; returns {close, el}.
- * Escape or the backdrop closes it when `dismissable`.
+ * A dialog's button: the catalog key of its label, what it does (the dialog closes first
+ * unless `keepOpen`), its look (`kind`: primary, danger) and id.
+ * @typedef {{ key: string, onclick?: () => void, kind?: string, params?: import("./i18n.js").Params,
+ *   id?: string, keepOpen?: boolean }} DialogAction
+ */
+
+/**
+ * A modal dialog. `body` may be a function (drawn again on a change of language); returns
+ * {close, el}. Escape or the backdrop closes it when `dismissable`.
+ * @param {{ title?: string, titleParams?: import("./i18n.js").Params | (() => import("./i18n.js").Params),
+ *   body?: Child | (() => Child), actions?: DialogAction[], dismissable?: boolean, id?: string,
+ *   onClose?: () => void }} options
  */
 export function dialog({ title, titleParams, body, actions = [], dismissable = true, id, onClose }) {
   const backdrop = h("div", { class: "backdrop" });
@@ -33,7 +53,7 @@ export function dialog({ title, titleParams, body, actions = [], dismissable = t
     document.removeEventListener("keydown", onKey, true);
     if (onClose) onClose();
   };
-  const onKey = (event) => {
+  const onKey = (/** @type {KeyboardEvent} */ event) => {
     if (event.key === "Escape" && dismissable) {
       event.stopPropagation();
       close();
@@ -41,13 +61,15 @@ export function dialog({ title, titleParams, body, actions = [], dismissable = t
   };
   // Drawn again when the language changes; `body` may be a function for that reason.
   const draw = () => {
-    clear(box).append(
+    // (Element.append would write a null as the text "null": the parts go through `h`'s rules.)
+    clear(box);
+    append(box,
       title ? tx(title, typeof titleParams === "function" ? titleParams() : titleParams, "h2") : null,
       body ? h("div", { class: "dialog-body" }, typeof body === "function" ? body() : body) : null,
       h("div", { class: "dialog-actions" },
         actions.map((a) => button(a.key, () => {
           if (a.keepOpen !== true) close();
-          a.onclick && a.onclick();
+          if (a.onclick) a.onclick();
         }, { class: `btn ${a.kind || ""}`, params: a.params, id: a.id }))));
   };
   draw();
@@ -57,7 +79,7 @@ export function dialog({ title, titleParams, body, actions = [], dismissable = t
   document.addEventListener("keydown", onKey, true);
   document.body.append(backdrop);
   const first = box.querySelector(".dialog-actions button");
-  if (first) first.focus();
+  if (first instanceof HTMLElement) first.focus();
   return { close, el: box };
 }
 
@@ -65,10 +87,17 @@ export function closeDialogs() {
   for (const el of document.querySelectorAll(".backdrop")) el.remove();
 }
 
-/** A row of toggle buttons; `choices`: [{value, key, params}]. */
+/**
+ * A row of toggle buttons, one of them on.
+ * @template T
+ * @param {string} name
+ * @param {{ value: T, key: string, params?: import("./i18n.js").Params }[]} choices
+ * @param {T} value
+ * @param {(value: T) => void} onchange
+ */
 export function segmented(name, choices, value, onchange) {
   const group = h("div", { class: "segmented", role: "radiogroup", "data-name": name });
-  const draw = (current) => {
+  const draw = (/** @type {T} */ current) => {
     clear(group);
     for (const choice of choices) {
       group.append(button(choice.key, () => {
@@ -88,7 +117,7 @@ export function segmented(name, choices, value, onchange) {
 }
 
 /** Copy text to the clipboard; falls back to selecting a temporary field. */
-export async function copyText(text) {
+export async function copyText(/** @type {string} */ text) {
   try {
     await navigator.clipboard.writeText(text);
     return true;
@@ -112,16 +141,17 @@ export function prefersReducedMotion() {
   return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
-export function formatClock(seconds) {
+/** Seconds as m:ss (rounded up, never below 0:00). */
+export function formatClock(/** @type {number} */ seconds) {
   const s = Math.max(0, Math.ceil(seconds));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-export function pct(x) {
+export function pct(/** @type {number} */ x) {
   return `${(100 * x).toFixed(1)}%`;
 }
 
-export function signed(x, digits = 3) {
+export function signed(/** @type {number} */ x, digits = 3) {
   const v = Number(x).toFixed(digits);
   return x >= 0 ? `+${v}` : v;
 }

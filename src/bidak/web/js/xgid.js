@@ -1,10 +1,11 @@
+// @ts-check
 // Reading the XGID text the review gives for each decision, only to draw it (formats.md 3).
 // XGID's board is the bottom player's view; in Bidak's XGIDs the bottom player is seat 1.
 // Nothing is computed about the position: it is drawn as written.
 
 const LETTERS = "ABCDEFGHIJKLMNOP";
 
-function count(char) {
+function count(/** @type {string} */ char) {
   if (char === "-") return 0;
   const up = LETTERS.indexOf(char);
   if (up >= 0) return up + 1;
@@ -13,7 +14,12 @@ function count(char) {
   throw new Error(`bad XGID board character ${char}`);
 }
 
-/** The board of `xgid` as seat `viewer` sees it: {points, bar, off}, plus dice and turn. */
+/**
+ * The board of `xgid` as seat `viewer` sees it: {points, bar, off}, plus dice and turn.
+ * @param {string} xgid
+ * @param {number} viewer
+ * @returns {{ board: import("./types.js").Board, dice: number[] | null, turn: number }}
+ */
 export function boardFromXgid(xgid, viewer) {
   const body = xgid.replace(/^XGID=/i, "");
   const fields = body.split(":");

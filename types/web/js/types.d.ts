@@ -1,0 +1,502 @@
+// Shared types of the browser client (src/bidak/web/js), for `tsc --noEmit` only: the modules
+// name them in JSDoc (`/** @import { Table } from "./types.js" */`), which the browser never
+// loads. tsconfig.json's `rootDirs` lays this folder over src/bidak/web, so "./types.js" from a
+// module there is this file. The wire format is docs/protocol.md's; these types only say what
+// the client reads of it.
+
+// -- the table -------------------------------------------------------------------------------
+
+/** A step `[start, end]` in the mover's numbering (25 bar, 0 off); the server adds `hit`. */
+export type Step = [number, number, boolean?];
+
+/** A position from the viewer's side: `points[i]` is point i + 1 (> 0 the viewer's). */
+export interface Board {
+  points: number[];
+  bar: number[];
+  off: number[];
+}
+
+export interface LegalPlay {
+  steps: Step[];
+  notation: string;
+  alternatives?: Step[][];
+}
+
+export type Phase = "opening" | "roll" | "move" | "doubled" | "resign_offered" | "match_over";
+
+export interface Cube {
+  value: number;
+  owner: number | null;
+  offered: number | null;
+  in_use: boolean;
+}
+
+/** `table` of a snapshot or events message: the whole table as the receiving seat sees it. */
+export interface Table extends Board {
+  phase: Phase;
+  turn: number | null;
+  viewer: number;
+  pips: number[];
+  dice: number[] | null;
+  cube: Cube;
+  score: number[];
+  length: number;
+  crawford: boolean;
+  post_crawford: boolean;
+  resign: { level: number; by: number } | null;
+  autoplay: boolean[];
+  strikes: number[];
+  strike_limit: number | null;
+  winner: number | null;
+  legal_plays: LegalPlay[];
+  allowed: string[];
+}
+
+export interface Seat {
+  name?: string;
+  id?: string;
+  bot?: string;
+  you?: boolean;
+  checkers?: string;
+}
+
+export interface Deadline {
+  player: number;
+  at: number;
+  seconds: number;
+}
+
+// -- match events (the match log) -------------------------------------------------------------
+
+/** One event of the match log; which fields are set depends on `type` (docs/protocol.md). */
+export interface MatchEvent {
+  type: string;
+  player?: number;
+  game?: number;
+  dice?: number[];
+  starter?: number;
+  steps?: Step[];
+  notation?: string;
+  value?: number;
+  level?: number;
+  winner?: number;
+  points?: number;
+  kind?: string;
+  score?: number[];
+  strikes?: number;
+  left?: number | null;
+  on?: boolean;
+}
+
+export interface LoggedEvent {
+  version: number;
+  event: MatchEvent;
+}
+
+// -- WebSocket messages, server to client ------------------------------------------------------
+
+export interface SnapshotMessage {
+  type: "snapshot";
+  room: string;
+  kind: RoomKind;
+  seat: number | null;
+  seats?: Seat[];
+  move_seconds: number | null;
+  match: string | null;
+  version: number;
+  table: Table | null;
+  deadline: Deadline | null;
+  now?: number;
+  missed?: LoggedEvent[];
+}
+
+export interface EventsMessage {
+  type: "events";
+  room: string;
+  match: string | null;
+  version: number;
+  events: LoggedEvent[];
+  table: Table;
+  deadline: Deadline | null;
+  now?: number;
+}
+
+export interface ErrorMessage {
+  type: "error";
+  code: string;
+  message?: string;
+  room?: string;
+}
+
+export interface PongMessage {
+  type: "pong";
+  now?: number;
+}
+
+export interface QuickMessage {
+  type: "quick";
+  state: "waiting" | "paired" | "offer" | "left";
+  since?: number;
+  room?: string;
+  level?: string;
+}
+
+export interface RematchMessage {
+  type: "rematch";
+  state: "offered" | "accepted";
+  by?: number;
+  until?: number;
+  room?: string;
+}
+
+export interface TalkMessage {
+  type: "talk";
+  seat: number;
+  phrase: string;
+}
+
+export type ServerMessage =
+  | SnapshotMessage
+  | EventsMessage
+  | ErrorMessage
+  | PongMessage
+  | QuickMessage
+  | RematchMessage
+  | TalkMessage;
+
+/** What `Connection` reports: connecting, open, lost (reconnecting), replaced (closed 4001). */
+export type ConnectionStatus = "connecting" | "open" | "lost" | "replaced";
+
+/** `intent.action`. */
+export interface Action {
+  type: string;
+  steps?: number[][];
+  level?: number;
+  on?: boolean;
+}
+
+// -- HTTP answers the client reads ----------------------------------------------------------------
+
+export type RoomKind = "practice" | "friend" | "quick";
+
+export interface RoomInfo {
+  code: string;
+  kind: RoomKind;
+  seat: number | null;
+  seats: Seat[];
+  invite_url?: string;
+  match_id?: string;
+}
+
+export interface Me {
+  id: string;
+  name: string;
+  rating?: number;
+  email?: string | null;
+  email_linked?: boolean;
+}
+
+/** What main.js gives the views it mounts. */
+export interface ViewContext {
+  navigate: (path: string) => void;
+  me: () => Me | null;
+  setMe: (me: Me | null) => void;
+  /** The visitor's first request (GET /api/me): every other request waits for it. */
+  session: Promise<unknown>;
+}
+
+export interface QuickOptions {
+  length: number;
+  move_seconds: number;
+  cube: boolean;
+}
+
+export interface QuickStatus {
+  waiting: boolean;
+  since?: number | null;
+  waited?: number;
+  options?: QuickOptions | null;
+  offered?: boolean;
+  room?: string | null;
+}
+
+export interface HistoryItem {
+  match_id: string;
+  room: string;
+  kind: RoomKind;
+  bot?: string | null;
+  opponent: string;
+  length: number;
+  score: number[];
+  finished: boolean;
+  won: boolean;
+  updated_at: string;
+}
+
+export interface Probabilities {
+  win: number;
+  win_gammon: number;
+  lose_gammon: number;
+}
+
+export interface PlayCandidate {
+  rank: number;
+  notation: string;
+  steps: number[][];
+  equity: number;
+  loss: number;
+  probabilities: Probabilities;
+}
+
+export interface CubeHintData {
+  action: string;
+  right_action: string;
+  no_double: number;
+  double_take: number;
+  double_pass: number;
+  probabilities: Probabilities;
+}
+
+/** GET /api/rooms/{code}/hint. */
+export type HintAnswer =
+  | { kind: "PlayHint"; hint: { candidates: PlayCandidate[]; level: string } }
+  | { kind: "CubeHint"; hint: CubeHintData & { level?: string } };
+
+export interface RatingLine {
+  seat: number;
+  before: number;
+  change: number;
+  after: number;
+}
+
+export interface MatchRating {
+  rated: boolean;
+  players: RatingLine[];
+}
+
+export interface RematchAnswer {
+  state: "offered" | "accepted";
+  by?: number;
+  until?: number;
+  room?: string;
+}
+
+export interface ShopItem {
+  id: string;
+  kind: "board" | "checkers";
+  price: number;
+  owned: boolean;
+  equipped: boolean;
+  preview: string;
+  colours: Record<string, string>;
+  texture?: string | null;
+}
+
+export interface Shop {
+  balance: number;
+  board: string;
+  checkers: string;
+  items: ShopItem[];
+}
+
+export interface Wallet {
+  balance: number;
+  streak: number;
+  checked_in_today: boolean;
+  next_reward: number;
+  rewards: number[];
+}
+
+export interface CheckIn {
+  balance: number;
+  streak: number;
+  next_reward: number;
+  credited: number;
+  already: boolean;
+}
+
+export interface Leaderboard {
+  leaders: { rank: number; id: string; name: string; rating: number; experience: number }[];
+  your_rank: number | null;
+  min_experience: number;
+  active_days: number;
+}
+
+export interface LiveGame {
+  room: string;
+  kind: RoomKind;
+  match_id: string;
+  players: ({ id: string; name: string; rating: number } | null)[];
+  length: number | null;
+  score: number[] | null;
+  started_at: string;
+}
+
+export interface PlayerProfile {
+  id: string;
+  name: string;
+  rating: number;
+  experience: number;
+  member_since: string;
+  played: number;
+  won: number;
+  streak: number;
+  average_pr: number | null;
+  reviewed: number;
+  recent: {
+    match_id: string;
+    opponent_id: string | null;
+    opponent: string;
+    won: boolean;
+    length: number;
+    rating_change: number;
+    at: string;
+  }[];
+}
+
+export interface ReviewDecision {
+  kind: "checker" | "cube";
+  player: number;
+  xgid: string;
+  dice: number[];
+  played: string;
+  best: string | null;
+  verdict: string;
+  loss: number;
+  luck: number;
+  equity_played: number;
+  turn: number;
+  forced?: boolean;
+}
+
+export interface Review {
+  level: string;
+  players: string[];
+  totals: { player: number; pr: number; errors: number; blunders: number; luck: number }[];
+  games: { game: number; decisions: ReviewDecision[] }[];
+}
+
+/** What a request for a letter answers (e-mail link, sign-in, removal, deletion). */
+export interface LetterSent {
+  delivery?: string;
+}
+
+export interface SessionItem {
+  id: string;
+  device: string;
+  current: boolean;
+  created_at: number | string;
+  last_seen?: number | string | null;
+}
+
+export interface LinkPreview {
+  state: string;
+  purpose: string;
+  name: string;
+  address?: string | null;
+}
+
+export interface LinkDone {
+  merged?: number;
+}
+
+// -- the table's own state (table-store.js) ---------------------------------------------------
+
+/** The hint panel: asking, refused, or the answer with the candidate whose arrows show. */
+export type HintState = { loading: true } | { error: true; busy: boolean } | (HintAnswer & { shown?: number });
+
+/** The table as the client holds it: the server's truth, and the steps of a play not yet sent. */
+export interface TableView {
+  code: string;
+  info: RoomInfo | null;
+  seat: number | null;
+  seats: Seat[];
+  kind: RoomKind | null;
+  moveSeconds: number | null;
+  match: string | null;
+  table: Table | null;
+  version: number;
+  deadline: Deadline | null;
+  /** The server's clock minus this one's, in seconds. */
+  offset: number;
+  /** The board shown before the steps made (during and after an animation). */
+  shown: Board | null;
+  /** The steps of the viewer's play made so far, `[start, end]`. */
+  made: number[][];
+  selected: number | null;
+  cursor: number | null;
+  queue: Promise<void>;
+  log: LoggedEvent[];
+  hint: HintState | null;
+  hintArrows: Arrow[] | null;
+  lastArrows: Arrow[] | null;
+  ownPlay: number[][] | null;
+  ownRoll: boolean;
+  autoRolled: boolean;
+  timedOut: number | null;
+  sending: boolean;
+  ended: MatchEvent | null;
+  matchOverShown: boolean;
+  connection: import("./connection.js").Connection | null;
+  status: ConnectionStatus;
+  diceOverride: DiceShown | null;
+}
+
+/** What a store change asks to draw again (table.js routes it to the views). */
+export type Change = "all" | "board" | "controls" | "play" | "hint" | "seats";
+
+/** What dom.js's builders take as content (null, undefined and false are left out). */
+export type Child = Node | string | number | null | undefined | false | Child[];
+
+// -- drawing ---------------------------------------------------------------------------------
+
+export interface Die {
+  face: number;
+  used: boolean;
+}
+
+export interface DiceShown {
+  faces: Die[];
+  side: "me" | "them";
+}
+
+export interface Arrow {
+  from: number;
+  to: number;
+  kind?: "hint" | "last";
+  mine?: boolean;
+  after?: boolean;
+}
+
+/** What a board draws (board.js `render`): only `board` is required. */
+export interface BoardState {
+  board: Board;
+  movable?: Set<number> | null;
+  selected?: number | null;
+  dests?: Map<number, number[][]> | null;
+  dice?: DiceShown | null;
+  cube?: { value: number; where: "me" | "them" | "center"; offered: number | null } | null;
+  arrows?: Arrow[];
+  cursor?: number | null;
+  labels?: boolean;
+  trays?: boolean;
+}
+
+/** What can be moved now (selection.js `options`): start -> end -> the steps that get there. */
+export type Options = Map<number, Map<number, number[][]>>;
+
+// -- debugging hooks on the page (the browser tests read them) ---------------------------------
+
+declare global {
+  interface Window {
+    /** The table mounted now: its state, and a way to drop its socket as a network failure would. */
+    __bidak: { view: TableView; drop: () => void | null | false } | null;
+    /** The catalogs, and the keys asked for but missing (i18n.js). */
+    __bidakI18n: {
+      missing: Set<string>;
+      catalogs: Record<string, Record<string, string>>;
+      t: (key: string, params?: Record<string, unknown>) => string;
+      language: () => string;
+    };
+  }
+}

@@ -490,7 +490,7 @@ export type Options = Map<number, Map<number, number[][]>>;
 declare global {
   interface Window {
     /** The table mounted now: its state, and a way to drop its socket as a network failure would. */
-    __bidak: { view: TableView; drop: () => void | null | false } | null;
+    __bidak: { view: TableView; drop: () => unknown } | null;
     /** The catalogs, and the keys asked for but missing (i18n.js). */
     __bidakI18n: {
       missing: Set<string>;

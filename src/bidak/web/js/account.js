@@ -1,11 +1,11 @@
 // @ts-check
-// The account: #/account (link an e-mail, sign in on this device, sessions, export, delete)
-// and the page an e-mail link opens (/auth/email?token=...), which previews the link and
-// changes nothing before the one click (docs/protocol.md, "Accounts").
+// The account: #/account (link an e-mail, sign in on this device, sessions, export, delete);
+// the page an e-mail link opens is emaillink.js's (docs/protocol.md, "Accounts").
+// Over 400 lines only as Biome lays out its cards' element builders (about 300 before).
 // Names and addresses are data: always text nodes (`raw`, or a catalog parameter), never HTML.
-import { call, ApiError } from "./api.js";
-import { h, tx, raw, button, clear } from "./dom.js";
-import { t, language, onLanguage } from "./i18n.js";
+import { ApiError, call } from "./api.js";
+import { button, clear, h, raw, tx } from "./dom.js";
+import { language, onLanguage, t } from "./i18n.js";
 import { dialog, toast } from "./ui.js";
 
 const PENDING_KEY = "bidak.account.pending";
@@ -18,17 +18,22 @@ const PENDING_KEY = "bidak.account.pending";
  */
 
 export const accountApi = {
-  linkEmail: (/** @type {string} */ email) => /** @type {Promise<LetterSent>} */ (call("POST", "/api/me/email", { email, lang: language() })),
+  linkEmail: (/** @type {string} */ email) =>
+    /** @type {Promise<LetterSent>} */ (call("POST", "/api/me/email", { email, lang: language() })),
   removeEmail: () => /** @type {Promise<LetterSent>} */ (call("DELETE", "/api/me/email", { lang: language() })),
-  emailLogin: (/** @type {string} */ email) => /** @type {Promise<LetterSent>} */ (call("POST", "/api/auth/email-login", { email, lang: language() })),
-  preview: (/** @type {string} */ token) => /** @type {Promise<LinkPreview>} */ (call("GET", `/api/auth/email?token=${encodeURIComponent(token)}`)),
-  confirm: (/** @type {string} */ token) => /** @type {Promise<LinkDone | null>} */ (call("POST", "/api/auth/email", { token })),
+  emailLogin: (/** @type {string} */ email) =>
+    /** @type {Promise<LetterSent>} */ (call("POST", "/api/auth/email-login", { email, lang: language() })),
+  preview: (/** @type {string} */ token) =>
+    /** @type {Promise<LinkPreview>} */ (call("GET", `/api/auth/email?token=${encodeURIComponent(token)}`)),
+  confirm: (/** @type {string} */ token) =>
+    /** @type {Promise<LinkDone | null>} */ (call("POST", "/api/auth/email", { token })),
   sessions: () => /** @type {Promise<SessionItem[]>} */ (call("GET", "/api/me/sessions")),
   endSession: (/** @type {string} */ id) => call("DELETE", `/api/me/sessions/${encodeURIComponent(id)}`),
   logout: () => call("POST", "/api/auth/logout", {}),
   logoutAll: () => call("POST", "/api/auth/logout-all", {}),
   /** null (204) when a guest was deleted at once, else the letter sent */
-  deleteMe: () => /** @type {Promise<LetterSent | null>} */ (call("DELETE", "/api/me", { confirm: true, lang: language() })),
+  deleteMe: () =>
+    /** @type {Promise<LetterSent | null>} */ (call("DELETE", "/api/me", { confirm: true, lang: language() })),
   exportUrl: "/api/me/export",
 };
 
@@ -50,9 +55,8 @@ export function refusal(error) {
 }
 
 function when(/** @type {number | string} */ value) {
-  const date = typeof value === "number"
-    ? new Date(value * 1000)
-    : new Date(/Z|[+-]\d\d:\d\d$/.test(value) ? value : `${value}Z`);
+  const date =
+    typeof value === "number" ? new Date(value * 1000) : new Date(/Z|[+-]\d\d:\d\d$/.test(value) ? value : `${value}Z`);
   return date.toLocaleString(document.documentElement.lang || undefined, { dateStyle: "medium", timeStyle: "short" });
 }
 
@@ -74,15 +78,26 @@ function setPending(kind, value, owner = null) {
 }
 
 function head(/** @type {string} */ icon, /** @type {string} */ key) {
-  return h("div", { class: "card-head" }, h("span", { class: `card-icon ${icon}`, "aria-hidden": "true" }), tx(key, null, "h2"));
+  return h(
+    "div",
+    { class: "card-head" },
+    h("span", { class: `card-icon ${icon}`, "aria-hidden": "true" }),
+    tx(key, null, "h2"),
+  );
 }
 
 /** "Check your inbox at ...", and that a development server only writes letters to its log. */
 function sentNote(/** @type {Pending} */ sent, /** @type {string} */ id) {
-  return h("div", { class: "notice sent", id, role: "status" },
-    tx(["remove", "change", "delete", "signin"].includes(sent.kind || "") ? `account.sent.${sent.kind}` : "account.sent",
-      { address: sent.address }, "p"),
-    sent.delivery === "log" ? tx("account.sent.log", null, "p", { class: "small", id: `${id}-log` }) : null);
+  return h(
+    "div",
+    { class: "notice sent", id, role: "status" },
+    tx(
+      ["remove", "change", "delete", "signin"].includes(sent.kind || "") ? `account.sent.${sent.kind}` : "account.sent",
+      { address: sent.address },
+      "p",
+    ),
+    sent.delivery === "log" ? tx("account.sent.log", null, "p", { class: "small", id: `${id}-log` }) : null,
+  );
 }
 
 /**
@@ -93,7 +108,16 @@ function sentNote(/** @type {Pending} */ sent, /** @type {string} */ id) {
  * @param {(sent: LetterSent, address: string) => void} after
  */
 function addressForm(id, buttonKey, send, after) {
-  const input = h("input", { id: `${id}-input`, type: "email", autocomplete: "email", inputMode: "email", spellcheck: false, placeholder: t("account.email.placeholder"), "aria-label": t("account.email.label"), required: true });
+  const input = h("input", {
+    id: `${id}-input`,
+    type: "email",
+    autocomplete: "email",
+    inputMode: "email",
+    spellcheck: false,
+    placeholder: t("account.email.placeholder"),
+    "aria-label": t("account.email.label"),
+    required: true,
+  });
   const error = h("p", { class: "form-error", id: `${id}-error`, role: "alert" });
   let busy = false;
   const go = async () => {
@@ -118,7 +142,9 @@ function addressForm(id, buttonKey, send, after) {
     }
   };
   const submit = button(buttonKey, go, { class: "btn primary", id: `${id}-send` });
-  input.addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
+  input.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") go();
+  });
   return h("div", { class: "address-form" }, h("div", { class: "copy-row" }, input, submit), error);
 }
 
@@ -138,32 +164,79 @@ export function mountAccount(root, { navigate, me, session = Promise.resolve() }
     const body = [];
     if (!who) body.push(h("p", { class: "spinner-row" }, h("span", { class: "spinner" })));
     else if (who.email_linked) {
-      body.push(h("p", { class: "linked-row", id: "linked-address" }, tx("account.email.linked", null, "span", { class: "muted" }), " ",
-        raw(who.email || "", "strong", { id: "masked-address" })));
+      body.push(
+        h(
+          "p",
+          { class: "linked-row", id: "linked-address" },
+          tx("account.email.linked", null, "span", { class: "muted" }),
+          " ",
+          raw(who.email || "", "strong", { id: "masked-address" }),
+        ),
+      );
       body.push(tx("account.email.linked_body", null, "p", { class: "muted small" }));
       if (pending) body.push(sentNote(pending, "email-sent"));
       if (changing) {
-        body.push(tx("account.email.change_body", null, "p", { class: "small" }),
-          addressForm("email", "account.email.change_send", (a) => accountApi.linkEmail(a), (sent, address) => {
-            changing = false;
-            setPending("email", { kind: "change", address: who.email || address, delivery: sent.delivery }, who.id);
-            refresh();
-          }));
+        body.push(
+          tx("account.email.change_body", null, "p", { class: "small" }),
+          addressForm(
+            "email",
+            "account.email.change_send",
+            (a) => accountApi.linkEmail(a),
+            (sent, address) => {
+              changing = false;
+              setPending("email", { kind: "change", address: who.email || address, delivery: sent.delivery }, who.id);
+              refresh();
+            },
+          ),
+        );
       }
-      body.push(h("div", { class: "button-row" },
-        changing ? null : button("account.email.change", () => { changing = true; refresh(); }, { class: "btn small", id: "change-email" }),
-        button("account.email.remove", removeAddress, { class: "btn small ghost", id: "remove-email" })));
+      body.push(
+        h(
+          "div",
+          { class: "button-row" },
+          changing
+            ? null
+            : button(
+                "account.email.change",
+                () => {
+                  changing = true;
+                  refresh();
+                },
+                { class: "btn small", id: "change-email" },
+              ),
+          button("account.email.remove", removeAddress, { class: "btn small ghost", id: "remove-email" }),
+        ),
+      );
     } else if (pending) {
-      body.push(sentNote(pending, "email-sent"),
+      body.push(
+        sentNote(pending, "email-sent"),
         tx("account.sent.expiry", null, "p", { class: "muted small" }),
-        h("div", { class: "button-row" },
-          button("account.sent.again", () => { setPending("email", null); refresh(); }, { class: "btn small", id: "email-again" })));
+        h(
+          "div",
+          { class: "button-row" },
+          button(
+            "account.sent.again",
+            () => {
+              setPending("email", null);
+              refresh();
+            },
+            { class: "btn small", id: "email-again" },
+          ),
+        ),
+      );
     } else {
-      body.push(tx("account.email.body", null, "p", { class: "muted" }),
-        addressForm("email", "account.email.send", (a) => accountApi.linkEmail(a), (sent, address) => {
-          setPending("email", { kind: "link", address, delivery: sent.delivery }, me()?.id);
-          refresh();
-        }));
+      body.push(
+        tx("account.email.body", null, "p", { class: "muted" }),
+        addressForm(
+          "email",
+          "account.email.send",
+          (a) => accountApi.linkEmail(a),
+          (sent, address) => {
+            setPending("email", { kind: "link", address, delivery: sent.delivery }, me()?.id);
+            refresh();
+          },
+        ),
+      );
     }
     return h("section", { class: "card", id: "account-email" }, head("icon-mail", "account.email.title"), body);
   }
@@ -172,7 +245,7 @@ export function mountAccount(root, { navigate, me, session = Promise.resolve() }
     const who = me();
     try {
       const sent = await accountApi.removeEmail();
-      setPending("email", { kind: "remove", address: who ? who.email : "", delivery: sent.delivery }, who && who.id);
+      setPending("email", { kind: "remove", address: who ? who.email : "", delivery: sent.delivery }, who?.id);
       refresh();
     } catch (failure) {
       const [key, params] = refusal(failure);
@@ -182,16 +255,37 @@ export function mountAccount(root, { navigate, me, session = Promise.resolve() }
 
   function signInCard() {
     const pending = pendingAll().signin;
-    const body = [tx(me()?.email_linked ? "account.signin.body_linked" : "account.signin.body", null, "p", { class: "muted" })];
+    const body = [
+      tx(me()?.email_linked ? "account.signin.body_linked" : "account.signin.body", null, "p", { class: "muted" }),
+    ];
     if (pending) {
-      body.push(sentNote({ ...pending, kind: "signin" }, "signin-sent"),
-        h("div", { class: "button-row" },
-          button("account.sent.again", () => { setPending("signin", null); refresh(); }, { class: "btn small", id: "signin-again" })));
+      body.push(
+        sentNote({ ...pending, kind: "signin" }, "signin-sent"),
+        h(
+          "div",
+          { class: "button-row" },
+          button(
+            "account.sent.again",
+            () => {
+              setPending("signin", null);
+              refresh();
+            },
+            { class: "btn small", id: "signin-again" },
+          ),
+        ),
+      );
     } else {
-      body.push(addressForm("signin", "account.signin.send", (a) => accountApi.emailLogin(a), (sent, address) => {
-        setPending("signin", { address, delivery: sent.delivery }, me()?.id);
-        refresh();
-      }));
+      body.push(
+        addressForm(
+          "signin",
+          "account.signin.send",
+          (a) => accountApi.emailLogin(a),
+          (sent, address) => {
+            setPending("signin", { address, delivery: sent.delivery }, me()?.id);
+            refresh();
+          },
+        ),
+      );
     }
     return h("section", { class: "card", id: "account-signin" }, head("icon-key", "account.signin.title"), body);
   }
@@ -201,20 +295,46 @@ export function mountAccount(root, { navigate, me, session = Promise.resolve() }
     if (sessions === null) list.append(h("li", { class: "muted" }, h("span", { class: "spinner" })));
     // This browser first; it signs out with the "Sign out" button below the list.
     for (const item of [...(sessions || [])].sort((x, y) => Number(y.current) - Number(x.current))) {
-      list.append(h("li", { class: `session-item${item.current ? " current" : ""}`, "data-session": item.id },
-        h("div", { class: "history-main" },
-          raw(item.device, "span", { class: "session-device" }),
-          h("span", { class: "history-meta" }, tx("account.sessions.seen", { when: when(item.last_seen ?? item.created_at) }))),
-        h("div", { class: "history-side" },
-          item.current
-            ? tx("account.sessions.this", null, "span", { class: "badge good" })
-            : button("account.sessions.end", () => endSession(item.id), { class: "btn small ghost", "data-end": item.id }))));
+      list.append(
+        h(
+          "li",
+          { class: `session-item${item.current ? " current" : ""}`, "data-session": item.id },
+          h(
+            "div",
+            { class: "history-main" },
+            raw(item.device, "span", { class: "session-device" }),
+            h(
+              "span",
+              { class: "history-meta" },
+              tx("account.sessions.seen", { when: when(item.last_seen ?? item.created_at) }),
+            ),
+          ),
+          h(
+            "div",
+            { class: "history-side" },
+            item.current
+              ? tx("account.sessions.this", null, "span", { class: "badge good" })
+              : button("account.sessions.end", () => endSession(item.id), {
+                  class: "btn small ghost",
+                  "data-end": item.id,
+                }),
+          ),
+        ),
+      );
     }
-    return h("section", { class: "card", id: "account-sessions" }, head("icon-devices", "account.sessions.title"),
-      tx("account.sessions.body", null, "p", { class: "muted small" }), list,
-      h("div", { class: "button-row" },
+    return h(
+      "section",
+      { class: "card", id: "account-sessions" },
+      head("icon-devices", "account.sessions.title"),
+      tx("account.sessions.body", null, "p", { class: "muted small" }),
+      list,
+      h(
+        "div",
+        { class: "button-row" },
         button("account.logout", signOut, { class: "btn small", id: "logout" }),
-        button("account.logout_all", signOutEverywhere, { class: "btn small", id: "logout-all" })));
+        button("account.logout_all", signOutEverywhere, { class: "btn small", id: "logout-all" }),
+      ),
+    );
   }
 
   async function endSession(/** @type {string} */ id) {
@@ -234,59 +354,108 @@ export function mountAccount(root, { navigate, me, session = Promise.resolve() }
   function signOut() {
     const go = () => accountApi.logout().then(restart, () => toast(tx("error.generic"), "error"));
     if (!guestLoses()) return go();
-    dialog({ id: "logout-dialog", title: "account.logout.title", body: () => tx("account.logout.guest", null, "p"),
-      actions: [{ key: "account.logout", kind: "danger", onclick: go, id: "logout-confirm" }, { key: "btn.cancel" }] });
+    dialog({
+      id: "logout-dialog",
+      title: "account.logout.title",
+      body: () => tx("account.logout.guest", null, "p"),
+      actions: [{ key: "account.logout", kind: "danger", onclick: go, id: "logout-confirm" }, { key: "btn.cancel" }],
+    });
   }
 
   function signOutEverywhere() {
     const go = () => accountApi.logoutAll().then(restart, () => toast(tx("error.generic"), "error"));
-    dialog({ id: "logout-all-dialog", title: "account.logout_all.title",
+    dialog({
+      id: "logout-all-dialog",
+      title: "account.logout_all.title",
       body: () => tx(guestLoses() ? "account.logout.guest" : "account.logout_all.body", null, "p"),
-      actions: [{ key: "account.logout_all", kind: "danger", onclick: go, id: "logout-all-confirm" }, { key: "btn.cancel" }] });
+      actions: [
+        { key: "account.logout_all", kind: "danger", onclick: go, id: "logout-all-confirm" },
+        { key: "btn.cancel" },
+      ],
+    });
   }
 
   function dataCard() {
     const pending = pendingAll().delete;
-    return h("section", { class: "card", id: "account-data" }, head("icon-box", "account.data.title"),
+    return h(
+      "section",
+      { class: "card", id: "account-data" },
+      head("icon-box", "account.data.title"),
       tx("account.data.body", null, "p", { class: "muted" }),
-      h("div", { class: "button-row" },
-        h("a", { class: "btn", id: "export", href: accountApi.exportUrl, download: "bidak-account.zip", "data-i18n": "account.export" }, t("account.export")),
-        button("account.delete", deleteAccount, { class: "btn ghost danger-text", id: "delete-account" })),
-      pending ? sentNote({ ...pending, kind: "delete" }, "delete-sent") : null);
+      h(
+        "div",
+        { class: "button-row" },
+        h(
+          "a",
+          {
+            class: "btn",
+            id: "export",
+            href: accountApi.exportUrl,
+            download: "bidak-account.zip",
+            "data-i18n": "account.export",
+          },
+          t("account.export"),
+        ),
+        button("account.delete", deleteAccount, { class: "btn ghost danger-text", id: "delete-account" }),
+      ),
+      pending ? sentNote({ ...pending, kind: "delete" }, "delete-sent") : null,
+    );
   }
 
   function deleteAccount() {
     const who = me();
-    const linked = Boolean(who && who.email_linked);
+    const linked = Boolean(who?.email_linked);
     dialog({
-      id: "delete-dialog", title: "account.delete.title",
-      body: () => [tx(linked ? "account.delete.linked" : "account.delete.guest", linked ? { address: who?.email } : null, "p"),
-        tx("account.delete.opponents", null, "p", { class: "muted small" })],
-      actions: [{ key: linked ? "account.delete.send" : "account.delete.now", kind: "danger", id: "delete-confirm", onclick: async () => {
-        try {
-          const sent = await accountApi.deleteMe();
-          if (!sent) return restart(); // 204: the guest is gone
-          setPending("delete", { address: who?.email, delivery: sent.delivery }, who?.id);
-          refresh();
-        } catch (failure) {
-          const [key, params] = refusal(failure);
-          toast(tx(key, params), "error", 5000);
-        }
-      } }, { key: "btn.cancel" }],
+      id: "delete-dialog",
+      title: "account.delete.title",
+      body: () => [
+        tx(linked ? "account.delete.linked" : "account.delete.guest", linked ? { address: who?.email } : null, "p"),
+        tx("account.delete.opponents", null, "p", { class: "muted small" }),
+      ],
+      actions: [
+        {
+          key: linked ? "account.delete.send" : "account.delete.now",
+          kind: "danger",
+          id: "delete-confirm",
+          onclick: async () => {
+            try {
+              const sent = await accountApi.deleteMe();
+              if (!sent) return restart(); // 204: the guest is gone
+              setPending("delete", { address: who?.email, delivery: sent.delivery }, who?.id);
+              refresh();
+            } catch (failure) {
+              const [key, params] = refusal(failure);
+              toast(tx(key, params), "error", 5000);
+            }
+          },
+        },
+        { key: "btn.cancel" },
+      ],
     });
   }
 
   function draw() {
     if (gone) return;
     const who = me();
-    clear(root).append(h("div", { class: "account" },
-      h("div", { class: "account-top" },
-        button("account.back", () => navigate("/"), { class: "btn ghost small", id: "account-back" }),
-        tx("account.title", null, "h1"),
-        who ? raw(who.name, "span", { class: "muted", id: "account-name", dir: "auto" }) : null),
-      h("div", { class: "account-grid" },
-        h("div", { class: "col" }, emailCard(), signInCard()),
-        h("div", { class: "col" }, sessionsCard(), dataCard()))));
+    clear(root).append(
+      h(
+        "div",
+        { class: "account" },
+        h(
+          "div",
+          { class: "account-top" },
+          button("account.back", () => navigate("/"), { class: "btn ghost small", id: "account-back" }),
+          tx("account.title", null, "h1"),
+          who ? raw(who.name, "span", { class: "muted", id: "account-name", dir: "auto" }) : null,
+        ),
+        h(
+          "div",
+          { class: "account-grid" },
+          h("div", { class: "col" }, emailCard(), signInCard()),
+          h("div", { class: "col" }, sessionsCard(), dataCard()),
+        ),
+      ),
+    );
   }
 
   /** Draw again keeping what is typed in the other address field. */
@@ -301,10 +470,20 @@ export function mountAccount(root, { navigate, me, session = Promise.resolve() }
   }
 
   function loadSessions() {
-    accountApi.sessions().then((found) => { sessions = found; }, () => { sessions = []; }).then(() => {
-      const old = !gone && root.querySelector("#account-sessions");
-      if (old) old.replaceWith(sessionsCard());
-    });
+    accountApi
+      .sessions()
+      .then(
+        (found) => {
+          sessions = found;
+        },
+        () => {
+          sessions = [];
+        },
+      )
+      .then(() => {
+        const old = !gone && root.querySelector("#account-sessions");
+        if (old) old.replaceWith(sessionsCard());
+      });
   }
 
   draw();
@@ -313,92 +492,21 @@ export function mountAccount(root, { navigate, me, session = Promise.resolve() }
     // What was sent ends once the account shows it done (a link opened in another tab), or
     // when this browser is another account now (signed in, signed out, deleted).
     for (const [kind, sent] of Object.entries(pendingAll())) {
-      const over = !who || sent.owner !== who.id
-        || (sent.kind === "link" && who.email_linked)
-        || (sent.kind === "change" && who.email !== sent.address)
-        || (sent.kind === "remove" && !who.email_linked)
-        || (kind === "delete" && !who.email_linked);
+      const over =
+        !who ||
+        sent.owner !== who.id ||
+        (sent.kind === "link" && who.email_linked) ||
+        (sent.kind === "change" && who.email !== sent.address) ||
+        (sent.kind === "remove" && !who.email_linked) ||
+        (kind === "delete" && !who.email_linked);
       if (over) setPending(kind, null);
     }
     refresh();
     loadSessions();
   });
   const off = onLanguage(refresh);
-  return () => { gone = true; off(); };
-}
-
-/** @type {Record<string, { title: string, body: string, action: string, kind: string }>} */
-const READY = {
-  link_email: { title: "link.link_email.title", body: "link.link_email.body", action: "link.link_email.go", kind: "primary" },
-  sign_in: { title: "link.sign_in.title", body: "link.sign_in.body", action: "link.sign_in.go", kind: "primary" },
-  change_email: { title: "link.change_email.title", body: "link.change_email.body", action: "link.change_email.go", kind: "primary" },
-  remove_email: { title: "link.remove_email.title", body: "link.remove_email.body", action: "link.remove_email.go", kind: "danger" },
-  delete_account: { title: "link.delete_account.title", body: "link.delete_account.body", action: "link.delete_account.go", kind: "danger" },
-};
-
-/**
- * The page of an e-mail link: what it does, one button, then the result and the way back.
- * @param {HTMLElement} root
- * @param {string} token
- */
-export function mountEmailLink(root, token) {
-  let state = "loading"; // loading · ready · used · expired · invalid · other · failed · done
-  /** @type {LinkPreview | null} */
-  let preview = null;
-  /** @type {LinkDone | null} */
-  let done = null;
-  let busy = false;
-  const home = () => location.assign("/");
-  // A change_email link without a new address removes the address (docs/protocol.md).
-  const purpose = () => (preview && preview.purpose === "change_email" && !preview.address ? "remove_email" : preview && preview.purpose);
-  // The name inside a sentence is isolated (FSI ... PDI), as the table does, so a right-to-left
-  // name cannot reorder the words around it.
-  const params = () => ({ name: preview ? `\u2068${preview.name}\u2069` : "", address: preview ? preview.address : "" });
-
-  async function use() {
-    if (busy) return;
-    busy = true;
-    draw();
-    try {
-      done = await accountApi.confirm(token);
-      state = "done";
-    } catch (failure) {
-      const status = failure instanceof ApiError ? failure.status : 0;
-      state = status === 410 ? "used" : status === 404 ? "invalid" : status === 403 ? "other" : status === 409 ? "taken" : "failed";
-    }
-    busy = false;
-    draw();
-  }
-
-  function content() {
-    if (state === "loading") return [h("p", { class: "spinner-row" }, h("span", { class: "spinner" }))];
-    if (state === "ready") {
-      const spec = READY[purpose() || ""] || READY.sign_in;
-      return [tx(spec.title, params(), "h1"), tx(spec.body, params(), "p", { class: "muted" }),
-        button(spec.action, use, { class: `btn ${spec.kind} wide`, id: "link-go", params: params(), disabled: busy })];
-    }
-    if (state === "done") {
-      const key = `link.done.${purpose()}`;
-      return [tx(key, params(), "h1"),
-        done && done.merged ? tx(done.merged === 1 ? "link.done.merged_one" : "link.done.merged", { n: done.merged }, "p", { id: "link-merged" }) : null,
-        purpose() === "change_email" ? tx("link.done.change_next", params(), "p", { class: "muted" }) : null,
-        button("link.lobby", home, { class: "btn primary wide", id: "link-lobby" })];
-    }
-    return [tx(`link.${state}.title`, null, "h1"), tx(`link.${state}.body`, null, "p", { class: "muted" }),
-      button("link.lobby", home, { class: "btn primary wide", id: "link-lobby" })];
-  }
-
-  function draw() {
-    clear(root).append(h("section", { class: "card center-card link-card", id: "link-card", "data-state": state, "data-purpose": purpose() || "" },
-      h("span", { class: "card-icon icon-mail link-icon", "aria-hidden": "true" }), content()));
-  }
-
-  draw();
-  if (!token) state = "invalid";
-  (token ? accountApi.preview(token) : Promise.reject(new ApiError(404, "")))
-    .then((found) => { preview = found; state = found.state; }, (failure) => {
-      state = failure instanceof ApiError && [404, 422].includes(failure.status) ? "invalid" : "failed";
-    })
-    .then(draw);
-  return onLanguage(draw);
+  return () => {
+    gone = true;
+    off();
+  };
 }

@@ -3,10 +3,10 @@
 // /api/matches/{id}/rating) and the rematch (POST /api/rooms/{code}/rematch; the room's socket
 // says `{"type": "rematch", "state": "offered" | "accepted"}`): one player offers, the other
 // sees the offer with Accept for 60 s, and both go to the new room once it is accepted.
-import { api, ApiError } from "./api.js";
-import { h, tx, raw, button, clear, append } from "./dom.js";
+import { ApiError, api } from "./api.js";
+import { append, button, clear, h, raw, tx } from "./dom.js";
+import { formatRating, playerLink, signedRating } from "./players.js";
 import { formatClock, toast } from "./ui.js";
-import { formatRating, signedRating, playerLink } from "./players.js";
 
 /** @import { MatchRating, RematchMessage, TableView } from "./types.js" */
 
@@ -33,7 +33,13 @@ export function createAfterMatch({ code, view, navigate, nameOf }) {
     const match = view().match;
     if (!match || ratingFor === match) return;
     ratingFor = match;
-    api.matchRating(match).then((x) => { rating = x; draw(); }, () => {});
+    api.matchRating(match).then(
+      (x) => {
+        rating = x;
+        draw();
+      },
+      () => {},
+    );
   }
 
   function go(/** @type {string} */ room) {
@@ -60,21 +66,41 @@ export function createAfterMatch({ code, view, navigate, nameOf }) {
   }
 
   function ratingRows() {
-    if (!rating || !rating.rated) return null;
+    if (!rating?.rated) return null;
     const v = view();
     const me = v.seat ?? 0;
     const lines = [...rating.players].sort((a, b) => (a.seat === me ? -1 : b.seat === me ? 1 : 0));
-    return h("table", { class: "rating-table", id: "rating-table" },
-      h("thead", {}, h("tr", {}, tx("rating.player", null, "th"), tx("rating.before", null, "th", { class: "num" }),
-        tx("rating.change", null, "th", { class: "num" }), tx("rating.after", null, "th", { class: "num" }))),
-      h("tbody", {}, lines.map((line) => {
-        const seat = v.seats[line.seat] || {};
-        return h("tr", { "data-seat": line.seat },
-          h("td", {}, line.seat === v.seat ? tx("you") : playerLink(seat.id, seat.name || nameOf(line.seat))),
-          raw(formatRating(line.before), "td", { class: "num rating-before" }),
-          raw(signedRating(line.change), "td", { class: `num rating-change ${line.change >= 0 ? "up" : "down"}` }),
-          raw(formatRating(line.after), "td", { class: "num rating-after" }));
-      })));
+    return h(
+      "table",
+      { class: "rating-table", id: "rating-table" },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          tx("rating.player", null, "th"),
+          tx("rating.before", null, "th", { class: "num" }),
+          tx("rating.change", null, "th", { class: "num" }),
+          tx("rating.after", null, "th", { class: "num" }),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        lines.map((line) => {
+          const seat = v.seats[line.seat] || {};
+          return h(
+            "tr",
+            { "data-seat": line.seat },
+            h("td", {}, line.seat === v.seat ? tx("you") : playerLink(seat.id, seat.name || nameOf(line.seat))),
+            raw(formatRating(line.before), "td", { class: "num rating-before" }),
+            raw(signedRating(line.change), "td", { class: `num rating-change ${line.change >= 0 ? "up" : "down"}` }),
+            raw(formatRating(line.after), "td", { class: "num rating-after" }),
+          );
+        }),
+      ),
+    );
   }
 
   function rematchPart() {
@@ -82,19 +108,28 @@ export function createAfterMatch({ code, view, navigate, nameOf }) {
     if (v.seat === null || v.seat === undefined) return null;
     const live = offer !== null && offer.until > serverNow();
     if (live && offer && offer.by === v.seat) {
-      return h("div", { class: "rematch", id: "rematch-offered" },
+      return h(
+        "div",
+        { class: "rematch", id: "rematch-offered" },
         h("span", { class: "spinner" }),
         tx("rematch.offered", { name: nameOf(1 - v.seat) }),
-        raw(formatClock(offer.until - serverNow()), "b", { class: "rematch-left", id: "rematch-left" }));
+        raw(formatClock(offer.until - serverNow()), "b", { class: "rematch-left", id: "rematch-left" }),
+      );
     }
     if (live && offer) {
-      return h("div", { class: "rematch", id: "rematch-offer" },
+      return h(
+        "div",
+        { class: "rematch", id: "rematch-offer" },
         tx("rematch.offer", { name: nameOf(offer.by) }, "span", { class: "rematch-text" }),
         raw(formatClock(offer.until - serverNow()), "b", { class: "rematch-left", id: "rematch-left" }),
-        button("rematch.accept", ask, { class: "btn primary", id: "rematch-accept", disabled: asking }));
+        button("rematch.accept", ask, { class: "btn primary", id: "rematch-accept", disabled: asking }),
+      );
     }
-    return h("div", { class: "rematch" },
-      button("rematch.ask", ask, { class: "btn", id: "rematch-ask", disabled: asking }));
+    return h(
+      "div",
+      { class: "rematch" },
+      button("rematch.ask", ask, { class: "btn", id: "rematch-ask", disabled: asking }),
+    );
   }
 
   function draw() {
@@ -119,11 +154,21 @@ export function createAfterMatch({ code, view, navigate, nameOf }) {
       ticker = setInterval(() => {
         const left = document.getElementById("rematch-left");
         if (!offer) return;
-        if (offer.until <= serverNow()) { offer = null; draw(); } else if (left) left.textContent = formatClock(offer.until - serverNow());
+        if (offer.until <= serverNow()) {
+          offer = null;
+          draw();
+        } else if (left) left.textContent = formatClock(offer.until - serverNow());
       }, 500);
     }
     return node;
   }
 
-  return { panel, onMessage, stop: () => { clearInterval(ticker); ticker = undefined; } };
+  return {
+    panel,
+    onMessage,
+    stop: () => {
+      clearInterval(ticker);
+      ticker = undefined;
+    },
+  };
 }

@@ -69,12 +69,16 @@ export const api = {
   me: () => /** @type {Promise<Me>} */ (call("GET", "/api/me")),
   rename: (/** @type {string} */ name) => /** @type {Promise<Me>} */ (call("PATCH", "/api/me", { name })),
   history: () => /** @type {Promise<HistoryItem[]>} */ (call("GET", "/api/me/matches")),
-  createRoom: (/** @type {Record<string, unknown>} */ options) => /** @type {Promise<RoomInfo>} */ (call("POST", "/api/rooms", options)),
+  createRoom: (/** @type {Record<string, unknown>} */ options) =>
+    /** @type {Promise<RoomInfo>} */ (call("POST", "/api/rooms", options)),
   room: (/** @type {string} */ code) => /** @type {Promise<RoomInfo>} */ (call("GET", room(code))),
   joinRoom: (/** @type {string} */ code) => /** @type {Promise<RoomInfo>} */ (call("POST", `${room(code)}/join`)),
-  hint: (/** @type {string} */ code, level = "2ply") => /** @type {Promise<HintAnswer>} */ (call("GET", `${room(code)}/hint?level=${level}`)),
-  review: (/** @type {string} */ matchId, level = "1ply") => /** @type {Promise<Review>} */ (call("GET", `${match(matchId)}/review?level=${level}`)),
-  events: (/** @type {string} */ matchId, since = 0) => /** @type {Promise<LoggedEvent[]>} */ (call("GET", `${match(matchId)}/events?since=${since}`)),
+  hint: (/** @type {string} */ code, level = "2ply") =>
+    /** @type {Promise<HintAnswer>} */ (call("GET", `${room(code)}/hint?level=${level}`)),
+  review: (/** @type {string} */ matchId, level = "1ply") =>
+    /** @type {Promise<Review>} */ (call("GET", `${match(matchId)}/review?level=${level}`)),
+  events: (/** @type {string} */ matchId, since = 0) =>
+    /** @type {Promise<LoggedEvent[]>} */ (call("GET", `${match(matchId)}/events?since=${since}`)),
   matUrl: (/** @type {string} */ matchId) => `${match(matchId)}/mat`,
   wallet: () => /** @type {Promise<Wallet>} */ (call("GET", "/api/me/wallet")),
   checkIn: () => /** @type {Promise<CheckIn>} */ (call("POST", "/api/me/checkin")),
@@ -83,13 +87,18 @@ export const api = {
     call("POST", `/api/shop/${encodeURIComponent(item)}/buy`, undefined, { "Idempotency-Key": key }),
   equip: (/** @type {{ board: string, checkers: string }} */ choice) => call("POST", "/api/me/equip", choice),
   // Playing strangers (issue 18)
-  quick: (/** @type {QuickOptions} */ options) => /** @type {Promise<QuickStatus>} */ (call("POST", "/api/quick", options)),
+  quick: (/** @type {QuickOptions} */ options) =>
+    /** @type {Promise<QuickStatus>} */ (call("POST", "/api/quick", options)),
   quickStatus: () => /** @type {Promise<QuickStatus>} */ (call("GET", "/api/quick")),
   leaveQuick: () => call("DELETE", "/api/quick"),
-  rematch: (/** @type {string} */ code) => /** @type {Promise<RematchAnswer>} */ (call("POST", `${room(code)}/rematch`)),
-  mute: (/** @type {string} */ code, /** @type {number} */ seat, /** @type {boolean} */ muted) => call("POST", `${room(code)}/mute`, { seat, muted }),
-  matchRating: (/** @type {string} */ matchId) => /** @type {Promise<MatchRating>} */ (call("GET", `${match(matchId)}/rating`)),
-  player: (/** @type {string} */ id) => /** @type {Promise<PlayerProfile>} */ (call("GET", `/api/players/${encodeURIComponent(id)}`)),
+  rematch: (/** @type {string} */ code) =>
+    /** @type {Promise<RematchAnswer>} */ (call("POST", `${room(code)}/rematch`)),
+  mute: (/** @type {string} */ code, /** @type {number} */ seat, /** @type {boolean} */ muted) =>
+    call("POST", `${room(code)}/mute`, { seat, muted }),
+  matchRating: (/** @type {string} */ matchId) =>
+    /** @type {Promise<MatchRating>} */ (call("GET", `${match(matchId)}/rating`)),
+  player: (/** @type {string} */ id) =>
+    /** @type {Promise<PlayerProfile>} */ (call("GET", `/api/players/${encodeURIComponent(id)}`)),
   leaderboard: () => /** @type {Promise<Leaderboard>} */ (call("GET", "/api/leaderboard")),
   live: () => /** @type {Promise<LiveGame[]>} */ (call("GET", "/api/live")),
 };

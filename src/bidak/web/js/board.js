@@ -2,6 +2,8 @@
 // The SVG board, drawn from the viewer's side: their home board bottom right (points 1-6),
 // the opponent's home board top right (their 1-6 = the viewer's 19-24), bar in the middle,
 // trays on the right. Used by the table, the review and the rules examples.
+// Over 400 lines since Biome formats the element builders one argument a line (about 340 before);
+// it is one drawing, of one SVG, and reads top to bottom.
 import { s } from "./dom.js";
 import { BAR, OFF } from "./selection.js";
 
@@ -9,12 +11,45 @@ import { BAR, OFF } from "./selection.js";
 /** @typedef {{ x: number, y: number }} At a place on the board, in its own units */
 
 export const G = (() => {
-  const F = 14, FT = 36, PW = 66, BARW = 64, TRAY = 84, R = 30;
-  const xL = F, xBar = xL + 6 * PW, xR = xBar + BARW, xEnd = xR + 6 * PW;
-  const xTray = xEnd + F, W = xTray + TRAY + F;
-  const top = FT, H = 728, bottom = H - FT, mid = H / 2;
-  return { F, FT, PW, BARW, TRAY, R, xL, xBar, xR, xEnd, xTray, W, top, H, bottom, mid,
-    barX: xBar + BARW / 2, trayX: xTray + TRAY / 2, half: (bottom - top) / 2, tri: 278, slab: 12 };
+  const F = 14,
+    FT = 36,
+    PW = 66,
+    BARW = 64,
+    TRAY = 84,
+    R = 30;
+  const xL = F,
+    xBar = xL + 6 * PW,
+    xR = xBar + BARW,
+    xEnd = xR + 6 * PW;
+  const xTray = xEnd + F,
+    W = xTray + TRAY + F;
+  const top = FT,
+    H = 728,
+    bottom = H - FT,
+    mid = H / 2;
+  return {
+    F,
+    FT,
+    PW,
+    BARW,
+    TRAY,
+    R,
+    xL,
+    xBar,
+    xR,
+    xEnd,
+    xTray,
+    W,
+    top,
+    H,
+    bottom,
+    mid,
+    barX: xBar + BARW / 2,
+    trayX: xTray + TRAY / 2,
+    half: (bottom - top) / 2,
+    tri: 278,
+    slab: 12,
+  };
 })();
 
 /** Column centre and whether the point is on the bottom row (viewer's numbering). */
@@ -64,24 +99,58 @@ export function landing(board, point, mine, arriving = true) {
 
 /** @type {Record<number, number[][]>} */
 const PIPS = {
-  1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
-  4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
-  6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
+  1: [[0, 0]],
+  2: [
+    [-1, -1],
+    [1, 1],
+  ],
+  3: [
+    [-1, -1],
+    [0, 0],
+    [1, 1],
+  ],
+  4: [
+    [-1, -1],
+    [1, -1],
+    [-1, 1],
+    [1, 1],
+  ],
+  5: [
+    [-1, -1],
+    [1, -1],
+    [0, 0],
+    [-1, 1],
+    [1, 1],
+  ],
+  6: [
+    [-1, -1],
+    [1, -1],
+    [-1, 0],
+    [1, 0],
+    [-1, 1],
+    [1, 1],
+  ],
 };
 
 /** @param {number} x @param {number} y @param {number} face @param {string} cls */
 function die(x, y, face, cls) {
   const size = 52;
-  return s("g", { class: `die ${cls}`, transform: `translate(${x} ${y})`, "data-face": face },
+  return s(
+    "g",
+    { class: `die ${cls}`, transform: `translate(${x} ${y})`, "data-face": face },
     s("rect", { x: -size / 2, y: -size / 2, width: size, height: size, rx: 10, class: "die-body" }),
-    ...PIPS[face].map(([dx, dy]) => s("circle", { cx: dx * 13, cy: dy * 13, r: 5.4, class: "pip" })));
+    ...PIPS[face].map(([dx, dy]) => s("circle", { cx: dx * 13, cy: dy * 13, r: 5.4, class: "pip" })),
+  );
 }
 
 /** @param {number} x @param {number} y @param {boolean} mine */
 function checker(x, y, mine, extra = "") {
-  return s("g", { class: `checker ${mine ? "ck-me" : "ck-them"} ${extra}`, transform: `translate(${x} ${y})` },
+  return s(
+    "g",
+    { class: `checker ${mine ? "ck-me" : "ck-them"} ${extra}`, transform: `translate(${x} ${y})` },
     s("circle", { r: G.R - 1, class: "ck-body" }),
-    s("circle", { r: G.R - 9, class: "ck-ring" }));
+    s("circle", { r: G.R - 9, class: "ck-ring" }),
+  );
 }
 
 let boards = 0;
@@ -98,19 +167,51 @@ export function createBoard({ onTarget, label = "" } = {}) {
   let state = null;
   /** @type {string | null} the board theme's texture: an SVG pattern over the playing surface */
   let texture = null;
-  const patternId = `texture-${(boards += 1)}`;
+  boards += 1;
+  const patternId = `texture-${boards}`;
   const svg = s("svg", {
-    viewBox: `0 0 ${G.W} ${G.H}`, class: "board", role: "img", "aria-label": label,
+    viewBox: `0 0 ${G.W} ${G.H}`,
+    class: "board",
+    role: "img",
+    "aria-label": label,
     preserveAspectRatio: "xMidYMid meet",
   });
-  const defs = s("defs", {},
-    s("marker", { id: "arrowhead", viewBox: "0 0 10 10", refX: 6, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" },
-      s("path", { d: "M0,0 L10,5 L0,10 z", class: "arrowhead" })),
-    s("marker", { id: "arrowhead-last", viewBox: "0 0 10 10", refX: 6, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" },
-      s("path", { d: "M0,0 L10,5 L0,10 z", class: "arrowhead-last" })),
-    s("filter", { id: "glow", x: "-50%", y: "-50%", width: "200%", height: "200%" },
+  const defs = s(
+    "defs",
+    {},
+    s(
+      "marker",
+      {
+        id: "arrowhead",
+        viewBox: "0 0 10 10",
+        refX: 6,
+        refY: 5,
+        markerWidth: 4,
+        markerHeight: 4,
+        orient: "auto-start-reverse",
+      },
+      s("path", { d: "M0,0 L10,5 L0,10 z", class: "arrowhead" }),
+    ),
+    s(
+      "marker",
+      {
+        id: "arrowhead-last",
+        viewBox: "0 0 10 10",
+        refX: 6,
+        refY: 5,
+        markerWidth: 4,
+        markerHeight: 4,
+        orient: "auto-start-reverse",
+      },
+      s("path", { d: "M0,0 L10,5 L0,10 z", class: "arrowhead-last" }),
+    ),
+    s(
+      "filter",
+      { id: "glow", x: "-50%", y: "-50%", width: "200%", height: "200%" },
       s("feGaussianBlur", { stdDeviation: 5, result: "b" }),
-      s("feMerge", {}, s("feMergeNode", { in: "b" }), s("feMergeNode", { in: "SourceGraphic" }))));
+      s("feMerge", {}, s("feMergeNode", { in: "b" }), s("feMergeNode", { in: "SourceGraphic" })),
+    ),
+  );
   const layer = s("g", {});
   const floating = s("g", { class: "floating" });
   svg.append(defs, layer, floating);
@@ -125,7 +226,8 @@ export function createBoard({ onTarget, label = "" } = {}) {
   function toLocal(event) {
     const box = svg.getBoundingClientRect();
     const scale = Math.min(box.width / G.W, box.height / G.H);
-    const ox = (box.width - G.W * scale) / 2, oy = (box.height - G.H * scale) / 2;
+    const ox = (box.width - G.W * scale) / 2,
+      oy = (box.height - G.H * scale) / 2;
     return { x: (event.clientX - box.left - ox) / scale, y: (event.clientY - box.top - oy) / scale };
   }
 
@@ -136,21 +238,30 @@ export function createBoard({ onTarget, label = "" } = {}) {
    */
   function pick(state, event) {
     const target = /** @type {Element | null} */ (event.target);
-    const hit = target && target.closest && target.closest("[data-point]");
+    const hit = target?.closest?.("[data-point]");
     const direct = hit ? Number(hit.getAttribute("data-point")) : null;
-    const candidates = state.selected !== null && state.selected !== undefined
-      ? [...(state.dests ? state.dests.keys() : []), state.selected]
-      : [...(state.movable || [])];
+    const candidates =
+      state.selected !== null && state.selected !== undefined
+        ? [...(state.dests ? state.dests.keys() : []), state.selected]
+        : [...(state.movable || [])];
     if (direct !== null && (candidates.includes(direct) || candidates.length === 0)) return direct;
     if (!candidates.length) return direct;
     const at = toLocal(event);
-    let best = null, distance = Infinity;
+    let best = null,
+      distance = Infinity;
     for (const p of candidates) {
-      const c = p === BAR ? { x: G.barX, y: G.mid + G.half / 2 } : p === OFF ? { x: G.trayX, y: G.mid + G.half / 2 }
-        : { x: pointX(p).x, y: pointX(p).low ? G.mid + G.half / 2 : G.mid - G.half / 2 };
-      const sameHalf = (c.y > G.mid) === (at.y > G.mid);
+      const c =
+        p === BAR
+          ? { x: G.barX, y: G.mid + G.half / 2 }
+          : p === OFF
+            ? { x: G.trayX, y: G.mid + G.half / 2 }
+            : { x: pointX(p).x, y: pointX(p).low ? G.mid + G.half / 2 : G.mid - G.half / 2 };
+      const sameHalf = c.y > G.mid === at.y > G.mid;
       const d = Math.abs(c.x - at.x) + (sameHalf ? 0 : 1000);
-      if (d < distance) { best = p; distance = d; }
+      if (d < distance) {
+        best = p;
+        distance = d;
+      }
     }
     return distance <= G.PW * 1.25 ? best : direct;
   }
@@ -166,7 +277,17 @@ export function createBoard({ onTarget, label = "" } = {}) {
     parts.push(s("rect", { x: G.xR, y: G.top, width: 6 * G.PW, height: G.bottom - G.top, class: "surface" }));
     if (texture) {
       for (const x of [G.xL, G.xR]) {
-        parts.push(s("rect", { x, y: G.top, width: 6 * G.PW, height: G.bottom - G.top, class: "texture", fill: `url(#${patternId})`, "data-texture": texture }));
+        parts.push(
+          s("rect", {
+            x,
+            y: G.top,
+            width: 6 * G.PW,
+            height: G.bottom - G.top,
+            class: "texture",
+            fill: `url(#${patternId})`,
+            "data-texture": texture,
+          }),
+        );
       }
     }
     parts.push(s("rect", { x: G.xBar, y: G.top - 6, width: G.BARW, height: G.bottom - G.top + 12, class: "bar" }));
@@ -180,15 +301,26 @@ export function createBoard({ onTarget, label = "" } = {}) {
       const base = low ? G.bottom : G.top;
       const tip = low ? G.bottom - G.tri : G.top + G.tri;
       const dark = p % 2 === 0;
-      const isDest = next.dests && next.dests.has(p);
-      parts.push(s("path", {
-        d: `M${x - G.PW / 2 + 2},${base} L${x + G.PW / 2 - 2},${base} L${x},${tip} Z`,
-        class: `point ${dark ? "pt-a" : "pt-b"}${isDest ? " pt-dest" : ""}`,
-      }));
+      const isDest = next.dests?.has(p);
+      parts.push(
+        s("path", {
+          d: `M${x - G.PW / 2 + 2},${base} L${x + G.PW / 2 - 2},${base} L${x},${tip} Z`,
+          class: `point ${dark ? "pt-a" : "pt-b"}${isDest ? " pt-dest" : ""}`,
+        }),
+      );
       if (next.labels !== false) {
-        parts.push(s("text", {
-          x, y: low ? G.H - 12 : 25, class: `label${isDest ? " label-dest" : ""}`, "text-anchor": "middle",
-        }, String(p)));
+        parts.push(
+          s(
+            "text",
+            {
+              x,
+              y: low ? G.H - 12 : 25,
+              class: `label${isDest ? " label-dest" : ""}`,
+              "text-anchor": "middle",
+            },
+            String(p),
+          ),
+        );
       }
     }
     // Checkers on points.
@@ -196,7 +328,7 @@ export function createBoard({ onTarget, label = "" } = {}) {
       const n = b.points[p - 1];
       const count = Math.abs(n);
       const mine = n > 0;
-      const movable = next.movable && next.movable.has(p) && mine;
+      const movable = next.movable?.has(p) && mine;
       const selected = next.selected === p;
       for (let k = 0; k < count; k += 1) {
         const top = k === count - 1;
@@ -206,7 +338,13 @@ export function createBoard({ onTarget, label = "" } = {}) {
       }
       if (count > 5) {
         const { x, y } = checkerAt(p, count - 1, count);
-        parts.push(s("text", { x, y: y + 8, class: `stack-count ${mine ? "on-me" : "on-them"}`, "text-anchor": "middle" }, String(count)));
+        parts.push(
+          s(
+            "text",
+            { x, y: y + 8, class: `stack-count ${mine ? "on-me" : "on-them"}`, "text-anchor": "middle" },
+            String(count),
+          ),
+        );
       }
     }
     // Bar.
@@ -215,12 +353,18 @@ export function createBoard({ onTarget, label = "" } = {}) {
       for (let k = 0; k < count; k += 1) {
         const { x, y } = barAt(mine, Math.min(k, 3));
         const top = k === count - 1;
-        const cls = mine && top ? (next.selected === BAR ? "selected" : next.movable && next.movable.has(BAR) ? "movable" : "") : "";
+        const cls = mine && top ? (next.selected === BAR ? "selected" : next.movable?.has(BAR) ? "movable" : "") : "";
         parts.push(checker(x, y, mine, cls));
       }
       if (count > 1) {
         const { x, y } = barAt(mine, Math.min(count - 1, 3));
-        parts.push(s("text", { x, y: y + 8, class: `stack-count ${mine ? "on-me" : "on-them"}`, "text-anchor": "middle" }, String(count)));
+        parts.push(
+          s(
+            "text",
+            { x, y: y + 8, class: `stack-count ${mine ? "on-me" : "on-them"}`, "text-anchor": "middle" },
+            String(count),
+          ),
+        );
       }
     }
     // Trays.
@@ -229,11 +373,32 @@ export function createBoard({ onTarget, label = "" } = {}) {
         const count = b.off[mine ? 0 : 1];
         for (let k = 0; k < count; k += 1) {
           const { y } = trayAt(mine, k);
-          parts.push(s("rect", { x: G.xTray + 10, y: y - G.slab / 2 + 1, width: G.TRAY - 20, height: G.slab - 2, rx: 3, class: `slab ${mine ? "ck-me" : "ck-them"}` }));
+          parts.push(
+            s("rect", {
+              x: G.xTray + 10,
+              y: y - G.slab / 2 + 1,
+              width: G.TRAY - 20,
+              height: G.slab - 2,
+              rx: 3,
+              class: `slab ${mine ? "ck-me" : "ck-them"}`,
+            }),
+          );
         }
         if (count > 0) {
           const { y } = trayAt(mine, count - 1);
-          parts.push(s("text", { x: G.trayX, y: mine ? y - 14 : y + 30, class: "tray-count", "text-anchor": "middle", "data-off": mine ? "me" : "them" }, String(count)));
+          parts.push(
+            s(
+              "text",
+              {
+                x: G.trayX,
+                y: mine ? y - 14 : y + 30,
+                class: "tray-count",
+                "text-anchor": "middle",
+                "data-off": mine ? "me" : "them",
+              },
+              String(count),
+            ),
+          );
         }
       }
     }
@@ -243,30 +408,54 @@ export function createBoard({ onTarget, label = "" } = {}) {
         let at;
         if (p === OFF) at = { x: G.trayX, y: G.mid + G.half / 2 };
         else at = landing(b, p, true, true);
-        parts.push(s("circle", { cx: at.x, cy: at.y, r: G.R - 4, class: `dest${steps.length > 1 ? " dest-combined" : ""}` }));
-        if (p === OFF) parts.push(s("rect", { x: G.xTray + 2, y: G.mid + 8, width: G.TRAY - 4, height: G.half - 10, rx: 6, class: "tray-dest" }));
+        parts.push(
+          s("circle", { cx: at.x, cy: at.y, r: G.R - 4, class: `dest${steps.length > 1 ? " dest-combined" : ""}` }),
+        );
+        if (p === OFF)
+          parts.push(
+            s("rect", {
+              x: G.xTray + 2,
+              y: G.mid + 8,
+              width: G.TRAY - 4,
+              height: G.half - 10,
+              rx: 6,
+              class: "tray-dest",
+            }),
+          );
       }
     }
     // Dice.
-    if (next.dice && next.dice.faces.length) {
+    if (next.dice?.faces.length) {
       const mine = next.dice.side === "me";
       const cx = mine ? G.xR + 3 * G.PW : G.xL + 3 * G.PW;
       const faces = next.dice.faces;
       const gap = 64;
       const start = cx - ((faces.length - 1) * gap) / 2;
-      faces.forEach((f, i) => parts.push(die(start + i * gap, G.mid, f.face, `${mine ? "die-me" : "die-them"}${f.used ? " used" : ""}`)));
+      faces.forEach((f, i) => {
+        parts.push(die(start + i * gap, G.mid, f.face, `${mine ? "die-me" : "die-them"}${f.used ? " used" : ""}`));
+      });
     }
     // Cube.
     if (next.cube) {
       const { value, where, offered } = next.cube;
       const y = where === "me" ? G.mid + 96 : where === "them" ? G.mid - 96 : G.mid;
-      parts.push(s("g", { class: `cube cube-${where}`, transform: `translate(${G.trayX} ${y})` },
-        s("rect", { x: -27, y: -27, width: 54, height: 54, rx: 8, class: "cube-body" }),
-        s("text", { y: 9, "text-anchor": "middle", class: "cube-text" }, String(where === "center" ? 64 : value))));
+      parts.push(
+        s(
+          "g",
+          { class: `cube cube-${where}`, transform: `translate(${G.trayX} ${y})` },
+          s("rect", { x: -27, y: -27, width: 54, height: 54, rx: 8, class: "cube-body" }),
+          s("text", { y: 9, "text-anchor": "middle", class: "cube-text" }, String(where === "center" ? 64 : value)),
+        ),
+      );
       if (offered) {
-        parts.push(s("g", { class: "cube offered", transform: `translate(${G.barX} ${G.mid})` },
-          s("rect", { x: -30, y: -30, width: 60, height: 60, rx: 9, class: "cube-body" }),
-          s("text", { y: 10, "text-anchor": "middle", class: "cube-text" }, String(offered))));
+        parts.push(
+          s(
+            "g",
+            { class: "cube offered", transform: `translate(${G.barX} ${G.mid})` },
+            s("rect", { x: -30, y: -30, width: 60, height: 60, rx: 9, class: "cube-body" }),
+            s("text", { y: 10, "text-anchor": "middle", class: "cube-text" }, String(offered)),
+          ),
+        );
       }
     }
     // Arrows (hint, last move).
@@ -275,7 +464,16 @@ export function createBoard({ onTarget, label = "" } = {}) {
     if (onTarget) {
       for (let p = 1; p <= 24; p += 1) {
         const { x, low } = pointX(p);
-        parts.push(s("rect", { x: x - G.PW / 2, y: low ? G.mid : G.top, width: G.PW, height: G.half, class: "hit", "data-point": p }));
+        parts.push(
+          s("rect", {
+            x: x - G.PW / 2,
+            y: low ? G.mid : G.top,
+            width: G.PW,
+            height: G.half,
+            class: "hit",
+            "data-point": p,
+          }),
+        );
       }
       parts.push(s("rect", { x: G.xBar, y: G.mid, width: G.BARW, height: G.half, class: "hit", "data-point": BAR }));
       parts.push(s("rect", { x: G.xTray, y: G.mid, width: G.TRAY, height: G.half, class: "hit", "data-point": OFF }));
@@ -288,14 +486,25 @@ export function createBoard({ onTarget, label = "" } = {}) {
   }
 
   /** An arrow for a step; `after`: the board already shows the step made (the last move). */
-  function arrowPath(/** @type {Board} */ b, /** @type {Arrow} */ { from, to, kind = "hint", mine = true, after = false }) {
+  function arrowPath(
+    /** @type {Board} */ b,
+    /** @type {Arrow} */ { from, to, kind = "hint", mine = true, after = false },
+  ) {
     const a = from === BAR ? barAt(mine, 0) : from === OFF ? trayAt(mine, 0) : landing(b, from, mine, after);
-    const z = to === OFF ? { x: G.trayX, y: mine ? G.mid + G.half / 2 : G.mid - G.half / 2 }
-      : to === BAR ? barAt(mine, 0) : landing(b, to, mine, !after);
-    const mx = (a.x + z.x) / 2, my = (a.y + z.y) / 2;
+    const z =
+      to === OFF
+        ? { x: G.trayX, y: mine ? G.mid + G.half / 2 : G.mid - G.half / 2 }
+        : to === BAR
+          ? barAt(mine, 0)
+          : landing(b, to, mine, !after);
+    const mx = (a.x + z.x) / 2,
+      my = (a.y + z.y) / 2;
     const bend = Math.abs(a.y - z.y) < 40 ? (a.y > G.mid ? -70 : 70) : 0;
-    return s("path", { d: `M${a.x},${a.y} Q${mx},${my + bend} ${z.x},${z.y}`, class: `arrow arrow-${kind}`,
-      "marker-end": `url(#${kind === "last" ? "arrowhead-last" : "arrowhead"})` });
+    return s("path", {
+      d: `M${a.x},${a.y} Q${mx},${my + bend} ${z.x},${z.y}`,
+      class: `arrow arrow-${kind}`,
+      "marker-end": `url(#${kind === "last" ? "arrowhead-last" : "arrowhead"})`,
+    });
   }
 
   /** Slide one checker from `a` to `z` (board coordinates), then a hit one to the bar. */
@@ -307,7 +516,7 @@ export function createBoard({ onTarget, label = "" } = {}) {
       const started = performance.now();
       const frame = (/** @type {number} */ now) => {
         const u = Math.min(1, (now - started) / ms);
-        const e = u < 0.5 ? 2 * u * u : 1 - Math.pow(-2 * u + 2, 2) / 2;
+        const e = u < 0.5 ? 2 * u * u : 1 - (-2 * u + 2) ** 2 / 2;
         const lift = Math.sin(Math.PI * u) * 18;
         piece.setAttribute("transform", `translate(${a.x + (z.x - a.x) * e} ${a.y + (z.y - a.y) * e - lift})`);
         if (u < 1) requestAnimationFrame(frame);
@@ -333,8 +542,7 @@ export function createBoard({ onTarget, label = "" } = {}) {
       render({ ...state, board: after });
       return;
     }
-    const from = start === BAR ? barAt(mine, before.bar[mine ? 0 : 1] - 1)
-      : landing(before, start, mine, false);
+    const from = start === BAR ? barAt(mine, before.bar[mine ? 0 : 1] - 1) : landing(before, start, mine, false);
     const lifted = { points: [...before.points], bar: [...before.bar], off: [...before.off] };
     if (start === BAR) lifted.bar[mine ? 0 : 1] -= 1;
     else lifted.points[start - 1] -= mine ? 1 : -1;
@@ -362,11 +570,29 @@ export function createBoard({ onTarget, label = "" } = {}) {
     const old = defs.querySelector(`#${patternId}`);
     if (old) old.remove();
     if (texture) {
-      defs.append(s("pattern", { id: patternId, width: TILE, height: TILE, patternUnits: "userSpaceOnUse", x: G.xL, y: G.top },
-        s("image", { href: `/api/shop/textures/${encodeURIComponent(texture)}.svg`, width: TILE, height: TILE, preserveAspectRatio: "none" })));
+      defs.append(
+        s(
+          "pattern",
+          { id: patternId, width: TILE, height: TILE, patternUnits: "userSpaceOnUse", x: G.xL, y: G.top },
+          s("image", {
+            href: `/api/shop/textures/${encodeURIComponent(texture)}.svg`,
+            width: TILE,
+            height: TILE,
+            preserveAspectRatio: "none",
+          }),
+        ),
+      );
     }
     if (state) render(state);
   }
 
-  return { svg, render, animateStep, setTexture, get state() { return state; } };
+  return {
+    svg,
+    render,
+    animateStep,
+    setTexture,
+    get state() {
+      return state;
+    },
+  };
 }

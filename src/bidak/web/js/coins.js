@@ -1,13 +1,13 @@
 // @ts-check
 // Coins: the lobby's check-in card and the shop (#/shop). Coins come from a daily check-in and
 // buy board themes and checker sets; matches never give or take coins (docs/protocol.md, Coins).
-import { api, ApiError } from "./api.js";
+import { ApiError, api } from "./api.js";
 
 /** @import { Shop, ShopItem, Wallet } from "./types.js" */
-import { h, tx, raw, button, clear } from "./dom.js";
+import { button, clear, h, raw, tx } from "./dom.js";
 import { onLanguage, t } from "./i18n.js";
-import { toast } from "./ui.js";
 import { forgetLooks } from "./looks.js";
+import { toast } from "./ui.js";
 
 /** A fresh key for one purchase the player means; a retry of that purchase reuses it. */
 function purchaseKey() {
@@ -54,40 +54,82 @@ export function coinsCard({ navigate, session = Promise.resolve() }) {
 
   function rewards(/** @type {Wallet} */ wallet) {
     const { done, next } = streakDays(wallet);
-    return h("ol", { class: "coins-days", id: "coins-days", "aria-label": t("coins.days") },
-      wallet.rewards.map((coins, i) => h("li", {
-        class: `coins-day${i < done ? " done" : ""}${i === next && !wallet.checked_in_today ? " next" : ""}`,
-        "data-day": i + 1,
-      }, tx("coins.day", { n: i + 1 }, "span", { class: "coins-day-n" }), raw(String(coins), "b"))));
+    return h(
+      "ol",
+      { class: "coins-days", id: "coins-days", "aria-label": t("coins.days") },
+      wallet.rewards.map((coins, i) =>
+        h(
+          "li",
+          {
+            class: `coins-day${i < done ? " done" : ""}${i === next && !wallet.checked_in_today ? " next" : ""}`,
+            "data-day": i + 1,
+          },
+          tx("coins.day", { n: i + 1 }, "span", { class: "coins-day-n" }),
+          raw(String(coins), "b"),
+        ),
+      ),
+    );
   }
 
   function draw() {
-    const head = h("div", { class: "card-head" },
-      h("span", { class: "card-icon icon-coin", "aria-hidden": "true" }), tx("coins.title", null, "h2"),
-      wallet ? h("p", { class: "coins-balance" },
-        raw(String(wallet.balance), "strong", { id: "coins-balance" }), " ", tx("coins.unit")) : null);
+    const head = h(
+      "div",
+      { class: "card-head" },
+      h("span", { class: "card-icon icon-coin", "aria-hidden": "true" }),
+      tx("coins.title", null, "h2"),
+      wallet
+        ? h(
+            "p",
+            { class: "coins-balance" },
+            raw(String(wallet.balance), "strong", { id: "coins-balance" }),
+            " ",
+            tx("coins.unit"),
+          )
+        : null,
+    );
     if (wallet === null) {
-      clear(card).append(head, failed
-        ? h("p", { class: "muted" }, tx("coins.unavailable"), " ",
-          button("coins.retry", () => { failed = false; draw(); load(); }, { class: "btn ghost small", id: "coins-retry" }))
-        : h("p", { class: "muted" }, h("span", { class: "spinner" })));
+      clear(card).append(
+        head,
+        failed
+          ? h(
+              "p",
+              { class: "muted" },
+              tx("coins.unavailable"),
+              " ",
+              button(
+                "coins.retry",
+                () => {
+                  failed = false;
+                  draw();
+                  load();
+                },
+                { class: "btn ghost small", id: "coins-retry" },
+              ),
+            )
+          : h("p", { class: "muted" }, h("span", { class: "spinner" })),
+      );
       return;
     }
     const done = wallet.checked_in_today;
-    clear(card).append(head,
+    clear(card).append(
+      head,
       wallet.streak > 0
         ? tx("coins.streak", { n: wallet.streak }, "p", { class: "coins-streak", id: "coins-streak" })
         : tx("coins.no_streak", null, "p", { class: "coins-streak muted", id: "coins-streak" }),
       rewards(wallet),
       button(done ? "coins.checked_in" : "coins.check_in", checkIn, {
-        class: `btn${done ? "" : " primary"} wide`, id: "check-in", disabled: done || busy,
-        params: { n: wallet.next_reward }, "data-done": done ? "true" : "false",
+        class: `btn${done ? "" : " primary"} wide`,
+        id: "check-in",
+        disabled: done || busy,
+        params: { n: wallet.next_reward },
+        "data-done": done ? "true" : "false",
       }),
       done
         ? tx("coins.tomorrow", { n: wallet.next_reward }, "p", { class: "muted small coins-next", id: "coins-next" })
         : tx("coins.reset", null, "p", { class: "muted small coins-next", id: "coins-next" }),
       button("coins.open_shop", () => navigate("/shop"), { class: "btn wide", id: "open-shop" }),
-      tx("coins.no_matches", null, "p", { class: "muted small coins-note" }));
+      tx("coins.no_matches", null, "p", { class: "muted small coins-note" }),
+    );
   }
 
   async function load() {
@@ -108,7 +150,13 @@ export function coinsCard({ navigate, session = Promise.resolve() }) {
     try {
       const result = await api.checkIn();
       // The answer says all the card shows: no second request, no reload.
-      wallet = { ...wallet, balance: result.balance, streak: result.streak, checked_in_today: true, next_reward: result.next_reward };
+      wallet = {
+        ...wallet,
+        balance: result.balance,
+        streak: result.streak,
+        checked_in_today: true,
+        next_reward: result.next_reward,
+      };
       toast(result.already ? tx("coins.checked_in") : tx("coins.credited", { n: result.credited }));
     } catch {
       toast(tx("error.generic"), "error");
@@ -121,7 +169,13 @@ export function coinsCard({ navigate, session = Promise.resolve() }) {
   draw();
   load();
   const off = onLanguage(draw);
-  return { el: card, close: () => { gone = true; off(); } };
+  return {
+    el: card,
+    close: () => {
+      gone = true;
+      off();
+    },
+  };
 }
 
 /**
@@ -142,46 +196,101 @@ export function mountShop(root, { navigate }) {
     const action = item.equipped
       ? null
       : item.owned
-        ? button("shop.wear", () => wear(item), { class: "btn small", "data-wear": item.id, disabled: pending !== null })
+        ? button("shop.wear", () => wear(item), {
+            class: "btn small",
+            "data-wear": item.id,
+            disabled: pending !== null,
+          })
         : button("shop.buy", () => buy(item), {
-          class: "btn primary small", "data-buy": item.id, params: { n: item.price },
-          disabled: pending !== null || shop.balance < item.price,
-        });
+            class: "btn primary small",
+            "data-buy": item.id,
+            params: { n: item.price },
+            disabled: pending !== null || shop.balance < item.price,
+          });
     const board = item.kind === "board";
-    return h("li", { class: `shop-item shop-${item.kind}${item.equipped ? " on" : ""}`, "data-item": item.id },
-      h("img", { src: item.preview, alt: "", width: board ? 120 : 80, height: 80, class: "shop-preview", decoding: "async" }),
-      h("div", { class: "shop-text" },
+    return h(
+      "li",
+      { class: `shop-item shop-${item.kind}${item.equipped ? " on" : ""}`, "data-item": item.id },
+      h("img", {
+        src: item.preview,
+        alt: "",
+        width: board ? 120 : 80,
+        height: 80,
+        class: "shop-preview",
+        decoding: "async",
+      }),
+      h(
+        "div",
+        { class: "shop-text" },
         tx(`shop.item.${item.id}`, null, "span", { class: "shop-name" }),
-        state ? tx(state, null, "span", { class: `badge${item.equipped ? " good" : ""} shop-state` }) : null),
-      action || h("span", { class: "shop-action-none" }));
+        state ? tx(state, null, "span", { class: `badge${item.equipped ? " good" : ""} shop-state` }) : null,
+      ),
+      action || h("span", { class: "shop-action-none" }),
+    );
   }
 
   /** @param {Shop} shop @param {string} kind @param {string} title @param {string} note */
   function section(shop, kind, title, note) {
     const items = shop.items.filter((i) => i.kind === kind);
-    return h("section", { class: "card shop-section", id: `shop-${kind}` },
+    return h(
+      "section",
+      { class: "card shop-section", id: `shop-${kind}` },
       tx(title, null, "h2"),
       tx(note, null, "p", { class: "muted small" }),
-      h("ul", { class: "shop-grid" }, items.map((item) => itemCard(shop, item))));
+      h(
+        "ul",
+        { class: "shop-grid" },
+        items.map((item) => itemCard(shop, item)),
+      ),
+    );
   }
 
   function draw() {
     if (gone) return;
-    const top = h("div", { class: "shop-top" },
+    const top = h(
+      "div",
+      { class: "shop-top" },
       button("nav.back", () => navigate("/"), { class: "btn ghost small", id: "shop-back" }),
       tx("shop.title", null, "h1"),
-      shop ? h("p", { class: "coins-balance" }, raw(String(shop.balance), "strong", { id: "shop-balance" }), " ", tx("coins.unit")) : null);
+      shop
+        ? h(
+            "p",
+            { class: "coins-balance" },
+            raw(String(shop.balance), "strong", { id: "shop-balance" }),
+            " ",
+            tx("coins.unit"),
+          )
+        : null,
+    );
     let body;
     if (shop) {
-      body = h("div", { class: "shop-columns" },
-        section(shop, "board", "shop.boards", "shop.board_note"), section(shop, "checkers", "shop.checkers", "shop.checkers_note"));
+      body = h(
+        "div",
+        { class: "shop-columns" },
+        section(shop, "board", "shop.boards", "shop.board_note"),
+        section(shop, "checkers", "shop.checkers", "shop.checkers_note"),
+      );
     } else if (failed) {
-      body = h("div", { class: "card center-card" }, tx("error.generic", null, "p"),
-        button("coins.retry", () => { failed = false; draw(); load(); }, { class: "btn primary", id: "shop-retry" }));
+      body = h(
+        "div",
+        { class: "card center-card" },
+        tx("error.generic", null, "p"),
+        button(
+          "coins.retry",
+          () => {
+            failed = false;
+            draw();
+            load();
+          },
+          { class: "btn primary", id: "shop-retry" },
+        ),
+      );
     } else {
       body = h("div", { class: "spinner-row" }, h("span", { class: "spinner" }));
     }
-    clear(root).append(h("div", { class: "shop", id: "shop" }, top, tx("shop.earn", null, "p", { class: "muted shop-earn" }), body));
+    clear(root).append(
+      h("div", { class: "shop", id: "shop" }, top, tx("shop.earn", null, "p", { class: "muted shop-earn" }), body),
+    );
   }
 
   async function load() {
@@ -231,5 +340,8 @@ export function mountShop(root, { navigate }) {
   draw();
   load();
   const off = onLanguage(draw);
-  return () => { gone = true; off(); };
+  return () => {
+    gone = true;
+    off();
+  };
 }

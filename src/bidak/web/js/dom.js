@@ -64,7 +64,8 @@ function setAttrs(el, attrs) {
     else if (name === "dataset") Object.assign(el.dataset, value);
     else if (name.startsWith("on") && typeof value === "function") {
       el.addEventListener(name.slice(2).toLowerCase(), /** @type {EventListener} */ (value));
-    } else if (name in el && typeof value !== "string") /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (el))[name] = value;
+    } else if (name in el && typeof value !== "string")
+      /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (el))[name] = value;
     else el.setAttribute(name, value === true ? "" : String(value));
   }
 }

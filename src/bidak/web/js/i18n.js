@@ -5,9 +5,10 @@
 // graph (the server serves each i18n/<code>.json also as i18n/<code>.js, `export default`):
 // they arrive with the scripts, so the first view is drawn in the first paint (no fetch to
 // wait for), a change of language is immediate, and no browser needs JSON import attributes.
-import id from "../i18n/id.js";
+
 import en from "../i18n/en.js";
 import fi from "../i18n/fi.js";
+import id from "../i18n/id.js";
 
 export const LANGUAGES = [
   { code: "id", name: "Bahasa Indonesia" },
@@ -67,14 +68,12 @@ export function t(key, params = {}) {
     missing.add(`${current}:${key}`);
     return `⟦${key}⟧`;
   }
-  return text.replace(/\{(\w+)\}/g, (whole, name) =>
-    name in params ? String(params[name]) : whole,
-  );
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
 /** Whether `key` exists (for optional texts such as event names). */
 export function has(/** @type {string} */ key) {
-  return typeof (catalogs[current] || {})[key] === "string";
+  return typeof catalogs[current]?.[key] === "string";
 }
 
 window.__bidakI18n = { missing, catalogs, t, language: () => current };

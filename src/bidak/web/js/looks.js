@@ -28,7 +28,14 @@ export function preloadLooks() {
   return catalogue;
 }
 
-const BOARD_VARS = { frame: "--wood", bar: "--wood-2", surface: "--felt", point_a: "--pt-a", point_b: "--pt-b", label: "--label" };
+const BOARD_VARS = {
+  frame: "--wood",
+  bar: "--wood-2",
+  surface: "--felt",
+  point_a: "--pt-a",
+  point_b: "--pt-b",
+  label: "--label",
+};
 const SET_VARS = { body: "", edge: "-edge", text: "-text" };
 
 /**
@@ -51,16 +58,20 @@ export async function applyLooks(host, seats, viewerSeat) {
   }
   const mine = viewerSeat === 1 ? 1 : 0;
   /** @type {[string, string | undefined][]} */
-  const sides = [["--me", seats?.[mine]?.checkers], ["--them", seats?.[1 - mine]?.checkers]];
+  const sides = [
+    ["--me", seats?.[mine]?.checkers],
+    ["--them", seats?.[1 - mine]?.checkers],
+  ];
   for (const [prefix, id] of sides) {
     const set = byId.get(id || "");
-    if (!set || set.kind !== "checkers") continue;
-    for (const [name, suffix] of Object.entries(SET_VARS)) host.style.setProperty(`${prefix}${suffix}`, set.colours[name]);
+    if (set?.kind !== "checkers") continue;
+    for (const [name, suffix] of Object.entries(SET_VARS))
+      host.style.setProperty(`${prefix}${suffix}`, set.colours[name]);
   }
   host.classList.add("looks");
   host.dataset.board = theme ? theme.id : "classic";
   host.dataset.checkers = sides.map(([, id]) => id || "").join(" ");
-  const texture = theme && theme.texture ? theme.texture : null;
+  const texture = theme?.texture ? theme.texture : null;
   host.dataset.texture = texture || "";
   return texture;
 }

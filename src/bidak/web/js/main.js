@@ -2,15 +2,16 @@
 // Boot: language, the header, the visitor's account, and a hash router:
 // #/ lobby · #/room/CODE table · #/review/MATCH review · #/shop the coins shop ·
 // #/leaderboard · #/live · #/player/ID · #/account account; the page an e-mail link opens
-// (/auth/email?token=...) is account.js's, outside the router.
+// (/auth/email?token=...) is emaillink.js's, outside the router.
 // The first view is drawn while the module runs, before any network answer: the lobby shows
 // its cards at once and fills in the account when /api/me answers. Every other request waits
 // for that answer (`session`), since the first one of a new visitor creates their guest.
-import { mountAccount, mountEmailLink } from "./account.js";
+import { mountAccount } from "./account.js";
 import { api } from "./api.js";
 import { mountShop } from "./coins.js";
-import { h, tx, button, clear } from "./dom.js";
-import { LANGUAGES, defaultLanguage, setLanguage, language, onLanguage, t } from "./i18n.js";
+import { button, clear, h, tx } from "./dom.js";
+import { mountEmailLink } from "./emaillink.js";
+import { defaultLanguage, LANGUAGES, language, onLanguage, setLanguage, t } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
 import { mountLeaderboard, mountLive, mountPlayer } from "./players.js";
 import { mountReview } from "./review.js";
@@ -37,15 +38,32 @@ function navigate(/** @type {string} */ path) {
 }
 
 function drawHeader() {
-  const select = h("select", { id: "lang", "aria-label": t("lang.label") },
-    LANGUAGES.map((l) => h("option", { value: l.code, selected: l.code === language(), "data-i18n": `lang.${l.code}` }, t(`lang.${l.code}`))));
+  const select = h(
+    "select",
+    { id: "lang", "aria-label": t("lang.label") },
+    LANGUAGES.map((l) =>
+      h(
+        "option",
+        { value: l.code, selected: l.code === language(), "data-i18n": `lang.${l.code}` },
+        t(`lang.${l.code}`),
+      ),
+    ),
+  );
   select.addEventListener("change", () => setLanguage(select.value));
   clear(header).append(
-    h("a", { class: "brand", href: LINK_PAGE ? "/" : "#/", "aria-label": "Bidak" },
-      h("span", { class: "brand-mark", "aria-hidden": "true" }), tx("brand")),
-    h("nav", { class: "header-nav" },
+    h(
+      "a",
+      { class: "brand", href: LINK_PAGE ? "/" : "#/", "aria-label": "Bidak" },
+      h("span", { class: "brand-mark", "aria-hidden": "true" }),
+      tx("brand"),
+    ),
+    h(
+      "nav",
+      { class: "header-nav" },
       button("nav.rules", () => openRules(), { class: "btn ghost small", id: "header-rules" }),
-      h("label", { class: "lang-pick" }, tx("lang.label", null, "span", { class: "sr-only" }), select)));
+      h("label", { class: "lang-pick" }, tx("lang.label", null, "span", { class: "sr-only" }), select),
+    ),
+  );
   document.title = t("title");
 }
 
@@ -59,9 +77,21 @@ function route() {
   const shop = hash === "/shop";
   const community = /^\/(leaderboard|live)$/.exec(hash) || /^\/(player)\/([A-Za-z0-9_-]+)$/.exec(hash);
   /** @param {Me | null} x */
-  const setMe = (x) => { me = x; };
+  const setMe = (x) => {
+    me = x;
+  };
   const account = hash === "/account";
-  document.body.dataset.view = room ? "table" : review ? "review" : shop ? "shop" : community ? community[1] : account ? "account" : "lobby";
+  document.body.dataset.view = room
+    ? "table"
+    : review
+      ? "review"
+      : shop
+        ? "shop"
+        : community
+          ? community[1]
+          : account
+            ? "account"
+            : "lobby";
   if (!room || !document.body.dataset.room || document.body.dataset.room !== room[1]) window.scrollTo(0, 0);
   document.body.dataset.room = room ? room[1] : "";
   const mine = ++routed;
@@ -90,13 +120,21 @@ function boot() {
   setLanguage(defaultLanguage(), false);
   onLanguage(drawHeader);
   drawHeader();
-  if (LINK_PAGE) { // no /api/me first: a sign-in link in a new browser needs no guest
+  if (LINK_PAGE) {
+    // no /api/me first: a sign-in link in a new browser needs no guest
     document.body.dataset.view = "email-link";
     mountEmailLink(main, new URLSearchParams(location.search).get("token") || "");
     document.body.classList.add("ready");
     return;
   }
-  session = api.me().then((x) => { me = x; }, () => { me = null; });
+  session = api.me().then(
+    (x) => {
+      me = x;
+    },
+    () => {
+      me = null;
+    },
+  );
   window.addEventListener("hashchange", route);
   route();
   document.body.classList.add("ready");

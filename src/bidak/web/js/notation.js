@@ -14,7 +14,9 @@ function point(/** @type {string} */ text) {
 export function stepsOf(/** @type {string | null | undefined} */ notation) {
   /** @type {number[][]} */
   const steps = [];
-  for (const token of String(notation || "").trim().split(/\s+/)) {
+  for (const token of String(notation || "")
+    .trim()
+    .split(/\s+/)) {
     if (!token) continue;
     const m = /^(.*?)(?:\((\d)\))?$/.exec(token);
     if (!m) continue;

@@ -2,8 +2,8 @@
 // The community pages: #/leaderboard (the top 100 and your rank), #/live (matches in play,
 // tap to watch) and #/player/ID (a profile). Names are data: always text nodes, never markup.
 import { api, statusOf } from "./api.js";
-import { h, tx, raw, button, clear } from "./dom.js";
-import { t, onLanguage } from "./i18n.js";
+import { button, clear, h, raw, tx } from "./dom.js";
+import { onLanguage, t } from "./i18n.js";
 
 /** @import { Leaderboard, LiveGame, PlayerProfile } from "./types.js" */
 /** @typedef {{ navigate: (path: string) => void }} Nav */
@@ -13,7 +13,11 @@ const signedRating = (/** @type {number} */ x) => (x >= 0 ? `+${Number(x).toFixe
 
 function dateText(/** @type {string} */ iso) {
   const date = new Date(iso + (/[zZ]|[+-]\d\d:?\d\d$/.test(iso) ? "" : "Z"));
-  return date.toLocaleDateString(document.documentElement.lang || undefined, { day: "numeric", month: "short", year: "numeric" });
+  return date.toLocaleDateString(document.documentElement.lang || undefined, {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+  });
 }
 
 /**
@@ -24,7 +28,17 @@ function dateText(/** @type {string} */ iso) {
  */
 export function playerLink(id, name, attrs = {}) {
   if (!id) return raw(name || "", "span", { dir: "auto", ...attrs });
-  return h("a", { dir: "auto", ...attrs, href: `#/player/${encodeURIComponent(id)}`, class: `player-link ${attrs.class || ""}`.trim(), "data-raw": "" }, name || "");
+  return h(
+    "a",
+    {
+      dir: "auto",
+      ...attrs,
+      href: `#/player/${encodeURIComponent(id)}`,
+      class: `player-link ${attrs.class || ""}`.trim(),
+      "data-raw": "",
+    },
+    name || "",
+  );
 }
 
 /**
@@ -43,37 +57,94 @@ function page(root, { navigate, load, draw, id }) {
     if (gone) return;
     const body = failed
       ? [tx(failed === 404 ? "player.not_found" : "error.generic", null, "p", { class: "muted", id: "page-error" })]
-      : data === null ? [h("div", { class: "spinner-row" }, h("span", { class: "spinner" }))] : draw(data);
-    clear(root).append(h("div", { class: "community", id },
-      h("div", { class: "page-bar" }, button("nav.back", () => navigate("/"), { class: "btn ghost small", id: "page-back" })),
-      ...body));
+      : data === null
+        ? [h("div", { class: "spinner-row" }, h("span", { class: "spinner" }))]
+        : draw(data);
+    clear(root).append(
+      h(
+        "div",
+        { class: "community", id },
+        h(
+          "div",
+          { class: "page-bar" },
+          button("nav.back", () => navigate("/"), { class: "btn ghost small", id: "page-back" }),
+        ),
+        ...body,
+      ),
+    );
   };
   render();
-  load().then((x) => { data = x; render(); }, (error) => { failed = statusOf(error) || 500; render(); });
+  load().then(
+    (x) => {
+      data = x;
+      render();
+    },
+    (error) => {
+      failed = statusOf(error) || 500;
+      render();
+    },
+  );
   const off = onLanguage(render);
-  return () => { gone = true; off(); };
+  return () => {
+    gone = true;
+    off();
+  };
 }
 
 export function mountLeaderboard(/** @type {HTMLElement} */ root, /** @type {Nav} */ { navigate }) {
   return page(root, {
-    navigate, id: "leaderboard", load: api.leaderboard,
+    navigate,
+    id: "leaderboard",
+    load: api.leaderboard,
     draw: (/** @type {Leaderboard} */ board) => [
-      h("section", { class: "card" },
-        h("div", { class: "card-head" }, h("span", { class: "card-icon icon-trophy", "aria-hidden": "true" }), tx("leaderboard.title", null, "h2")),
-        tx("leaderboard.rule", { experience: board.min_experience, days: board.active_days }, "p", { class: "muted small" }),
+      h(
+        "section",
+        { class: "card" },
+        h(
+          "div",
+          { class: "card-head" },
+          h("span", { class: "card-icon icon-trophy", "aria-hidden": "true" }),
+          tx("leaderboard.title", null, "h2"),
+        ),
+        tx("leaderboard.rule", { experience: board.min_experience, days: board.active_days }, "p", {
+          class: "muted small",
+        }),
         board.your_rank === null
           ? tx("leaderboard.unranked", null, "p", { class: "notice", id: "your-rank" })
           : tx("leaderboard.your_rank", { rank: board.your_rank }, "p", { class: "notice", id: "your-rank" }),
         board.leaders.length
-          ? h("table", { class: "ranks", id: "ranks" },
-            h("thead", {}, h("tr", {}, tx("leaderboard.rank", null, "th"), tx("leaderboard.player", null, "th"),
-              tx("leaderboard.rating", null, "th", { class: "num" }), tx("leaderboard.experience", null, "th", { class: "num" }))),
-            h("tbody", {}, board.leaders.map((row) => h("tr", { "data-player": row.id, class: row.rank === board.your_rank ? "me" : null },
-              raw(String(row.rank), "td", { class: "num rank" }),
-              h("td", {}, playerLink(row.id, row.name)),
-              raw(rating(row.rating), "td", { class: "num" }),
-              raw(String(row.experience), "td", { class: "num" })))))
-          : tx("leaderboard.empty", null, "p", { class: "muted", id: "ranks-empty" })),
+          ? h(
+              "table",
+              { class: "ranks", id: "ranks" },
+              h(
+                "thead",
+                {},
+                h(
+                  "tr",
+                  {},
+                  tx("leaderboard.rank", null, "th"),
+                  tx("leaderboard.player", null, "th"),
+                  tx("leaderboard.rating", null, "th", { class: "num" }),
+                  tx("leaderboard.experience", null, "th", { class: "num" }),
+                ),
+              ),
+              h(
+                "tbody",
+                {},
+                board.leaders.map((row) =>
+                  h(
+                    "tr",
+                    { "data-player": row.id, class: row.rank === board.your_rank ? "me" : null },
+                    raw(String(row.rank), "td", { class: "num rank" }),
+                    h("td", {}, playerLink(row.id, row.name)),
+                    raw(rating(row.rating), "td", { class: "num" }),
+                    raw(String(row.experience), "td", { class: "num" }),
+                  ),
+                ),
+              ),
+            )
+          : tx("leaderboard.empty", null, "p", { class: "muted", id: "ranks-empty" }),
+      ),
     ],
   });
 }
@@ -83,23 +154,62 @@ export function mountLive(/** @type {HTMLElement} */ root, /** @type {Nav} */ { 
   let stopPage = null;
   const load = () => api.live();
   const draw = (/** @type {LiveGame[]} */ games) => [
-    h("section", { class: "card" },
-      h("div", { class: "card-head" }, h("span", { class: "card-icon icon-live", "aria-hidden": "true" }), tx("live.title", null, "h2")),
+    h(
+      "section",
+      { class: "card" },
+      h(
+        "div",
+        { class: "card-head" },
+        h("span", { class: "card-icon icon-live", "aria-hidden": "true" }),
+        tx("live.title", null, "h2"),
+      ),
       tx("live.body", null, "p", { class: "muted small" }),
       games.length
-        ? h("ul", { class: "live-list", id: "live-list" }, games.map((game) => {
-          const [a, b] = game.players;
-          const who = (/** @type {LiveGame["players"][number]} */ p) => p ? h("span", { class: "live-player" }, raw(p.name, "b", { dir: "auto" }), " ", raw(`(${Math.round(p.rating)})`, "span", { class: "muted small" })) : tx("seat.empty");
-          return h("li", {},
-            h("a", { class: "live-item", href: `#/room/${encodeURIComponent(game.room)}`, "data-room": game.room },
-              h("span", { class: "live-players" }, who(a), tx("live.versus", null, "span", { class: "muted live-versus" }), who(b)),
-              h("span", { class: "live-meta" },
-                game.length ? tx("match.length", { n: game.length }, "span", { class: "muted small" }) : null,
-                h("span", { class: "live-score" },
-                  game.score ? raw(`${game.score[0]}–${game.score[1]}`, "b", { class: "history-score" }) : null,
-                  tx("live.watch", null, "span", { class: "badge live" })))));
-        }))
-        : tx("live.empty", null, "p", { class: "muted", id: "live-empty" })),
+        ? h(
+            "ul",
+            { class: "live-list", id: "live-list" },
+            games.map((game) => {
+              const [a, b] = game.players;
+              const who = (/** @type {LiveGame["players"][number]} */ p) =>
+                p
+                  ? h(
+                      "span",
+                      { class: "live-player" },
+                      raw(p.name, "b", { dir: "auto" }),
+                      " ",
+                      raw(`(${Math.round(p.rating)})`, "span", { class: "muted small" }),
+                    )
+                  : tx("seat.empty");
+              return h(
+                "li",
+                {},
+                h(
+                  "a",
+                  { class: "live-item", href: `#/room/${encodeURIComponent(game.room)}`, "data-room": game.room },
+                  h(
+                    "span",
+                    { class: "live-players" },
+                    who(a),
+                    tx("live.versus", null, "span", { class: "muted live-versus" }),
+                    who(b),
+                  ),
+                  h(
+                    "span",
+                    { class: "live-meta" },
+                    game.length ? tx("match.length", { n: game.length }, "span", { class: "muted small" }) : null,
+                    h(
+                      "span",
+                      { class: "live-score" },
+                      game.score ? raw(`${game.score[0]}–${game.score[1]}`, "b", { class: "history-score" }) : null,
+                      tx("live.watch", null, "span", { class: "badge live" }),
+                    ),
+                  ),
+                ),
+              );
+            }),
+          )
+        : tx("live.empty", null, "p", { class: "muted", id: "live-empty" }),
+    ),
   ];
   stopPage = page(root, { navigate, id: "live", load, draw });
   // The list of a moment ago: refreshed every 15 s while the page is open. This one is a poll
@@ -110,39 +220,109 @@ export function mountLive(/** @type {HTMLElement} */ root, /** @type {Nav} */ { 
     if (stopPage) stopPage();
     stopPage = page(root, { navigate, id: "live", load, draw });
   }, 15000);
-  return () => { clearInterval(timer); if (stopPage) stopPage(); };
+  return () => {
+    clearInterval(timer);
+    if (stopPage) stopPage();
+  };
 }
 
-export function mountPlayer(/** @type {HTMLElement} */ root, /** @type {string} */ id, /** @type {Nav} */ { navigate }) {
+export function mountPlayer(
+  /** @type {HTMLElement} */ root,
+  /** @type {string} */ id,
+  /** @type {Nav} */ { navigate },
+) {
   return page(root, {
-    navigate, id: "player", load: () => api.player(id),
+    navigate,
+    id: "player",
+    load: () => api.player(id),
     draw: (/** @type {PlayerProfile} */ p) => [
-      h("section", { class: "card profile-page" },
+      h(
+        "section",
+        { class: "card profile-page" },
         raw(p.name, "h1", { class: "profile-name", id: "profile-name", dir: "auto" }),
         tx("player.member_since", { date: dateText(p.member_since) }, "p", { class: "muted small" }),
-        h("dl", { class: "stats", id: "profile-stats" },
+        h(
+          "dl",
+          { class: "stats", id: "profile-stats" },
           stat("player.rating", rating(p.rating), "stat-rating"),
           stat("player.experience", String(p.experience), "stat-experience"),
           stat("player.played", String(p.played), "stat-played"),
           stat("player.won", String(p.won), "stat-won"),
-          h("div", { class: "stat" }, tx("player.streak", null, "dt"),
-            p.streak === 0 ? raw("0", "dd", { id: "stat-streak" })
-              : tx(p.streak > 0 ? "player.streak.won" : "player.streak.lost", { n: Math.abs(p.streak) }, "dd", { id: "stat-streak" })),
-          h("div", { class: "stat" }, tx("player.average_pr", null, "dt"),
-            p.average_pr === null ? tx("player.no_pr", null, "dd", { id: "stat-pr", class: "stat-none" })
-              : h("dd", { id: "stat-pr" }, raw(p.average_pr.toFixed(2)), " ", tx("player.reviewed", { n: p.reviewed }, "span", { class: "muted small" }))))),
-      h("section", { class: "card" },
+          h(
+            "div",
+            { class: "stat" },
+            tx("player.streak", null, "dt"),
+            p.streak === 0
+              ? raw("0", "dd", { id: "stat-streak" })
+              : tx(p.streak > 0 ? "player.streak.won" : "player.streak.lost", { n: Math.abs(p.streak) }, "dd", {
+                  id: "stat-streak",
+                }),
+          ),
+          h(
+            "div",
+            { class: "stat" },
+            tx("player.average_pr", null, "dt"),
+            p.average_pr === null
+              ? tx("player.no_pr", null, "dd", { id: "stat-pr", class: "stat-none" })
+              : h(
+                  "dd",
+                  { id: "stat-pr" },
+                  raw(p.average_pr.toFixed(2)),
+                  " ",
+                  tx("player.reviewed", { n: p.reviewed }, "span", { class: "muted small" }),
+                ),
+          ),
+        ),
+      ),
+      h(
+        "section",
+        { class: "card" },
         tx("player.recent", null, "h2"),
         p.recent.length
-          ? h("ul", { class: "history", id: "recent" }, p.recent.map((m) => h("li", { class: `history-item ${m.won ? "won" : "lost"}`, "data-match": m.match_id },
-            h("div", { class: "history-main" },
-              playerLink(m.opponent_id, m.opponent, { class: "opp" }),
-              h("span", { class: "history-meta" }, tx("match.length", { n: m.length }), " · ", raw(dateText(m.at)))),
-            h("div", { class: "history-side" },
-              raw(signedRating(m.rating_change), "b", { class: `rating-change ${m.rating_change >= 0 ? "up" : "down"}` }),
-              tx(m.won ? "history.won" : "history.lost", null, "span", { class: `badge ${m.won ? "good" : "bad"}` }),
-              h("a", { class: "btn small", href: `#/review/${encodeURIComponent(m.match_id)}`, "data-review": m.match_id, "data-i18n": "history.review" }, t("history.review"))))))
-          : tx("player.no_matches", null, "p", { class: "muted", id: "recent-empty" })),
+          ? h(
+              "ul",
+              { class: "history", id: "recent" },
+              p.recent.map((m) =>
+                h(
+                  "li",
+                  { class: `history-item ${m.won ? "won" : "lost"}`, "data-match": m.match_id },
+                  h(
+                    "div",
+                    { class: "history-main" },
+                    playerLink(m.opponent_id, m.opponent, { class: "opp" }),
+                    h(
+                      "span",
+                      { class: "history-meta" },
+                      tx("match.length", { n: m.length }),
+                      " · ",
+                      raw(dateText(m.at)),
+                    ),
+                  ),
+                  h(
+                    "div",
+                    { class: "history-side" },
+                    raw(signedRating(m.rating_change), "b", {
+                      class: `rating-change ${m.rating_change >= 0 ? "up" : "down"}`,
+                    }),
+                    tx(m.won ? "history.won" : "history.lost", null, "span", {
+                      class: `badge ${m.won ? "good" : "bad"}`,
+                    }),
+                    h(
+                      "a",
+                      {
+                        class: "btn small",
+                        href: `#/review/${encodeURIComponent(m.match_id)}`,
+                        "data-review": m.match_id,
+                        "data-i18n": "history.review",
+                      },
+                      t("history.review"),
+                    ),
+                  ),
+                ),
+              ),
+            )
+          : tx("player.no_matches", null, "p", { class: "muted", id: "recent-empty" }),
+      ),
     ],
   });
 }

@@ -5,10 +5,10 @@
 // being opened or reopened would be lost otherwise): paired, the page goes to the room from
 // whatever view it shows; after 45 s the server may offer a bot. Only when the server refuses
 // this browser one more socket (4001) is GET /api/quick asked every 3 s instead.
-import { api, ApiError } from "./api.js";
-import { h, tx, raw, button } from "./dom.js";
+import { ApiError, api } from "./api.js";
+import { button, h, raw, tx } from "./dom.js";
 import { t } from "./i18n.js";
-import { dialog, segmented, toast, formatClock } from "./ui.js";
+import { dialog, formatClock, segmented, toast } from "./ui.js";
 
 const OPTIONS_KEY = "bidak.quick";
 const POLL_MS = 3000;
@@ -28,8 +28,19 @@ const BOT_RATINGS = { beginner: 1380, normal: 1780, expert: 2075 };
  *   navigate: ((path: string) => void) | null, rating: number, redraw: (() => void) | null }}
  */
 const state = {
-  waiting: false, earlier: null, startedAt: 0, options: null, offered: false, offerShown: false, level: null,
-  socket: null, poller: undefined, ticker: undefined, navigate: null, rating: 1500, redraw: null,
+  waiting: false,
+  earlier: null,
+  startedAt: 0,
+  options: null,
+  offered: false,
+  offerShown: false,
+  level: null,
+  socket: null,
+  poller: undefined,
+  ticker: undefined,
+  navigate: null,
+  rating: 1500,
+  redraw: null,
 };
 
 /** @returns {QuickOptions} */
@@ -42,7 +53,9 @@ function remembered() {
 }
 
 function nearestLevel(/** @type {number} */ rating) {
-  return Object.keys(BOT_RATINGS).reduce((a, b) => (Math.abs(BOT_RATINGS[b] - rating) < Math.abs(BOT_RATINGS[a] - rating) ? b : a));
+  return Object.keys(BOT_RATINGS).reduce((a, b) =>
+    Math.abs(BOT_RATINGS[b] - rating) < Math.abs(BOT_RATINGS[a] - rating) ? b : a,
+  );
 }
 
 /** The player's own socket: quick match updates reach every connection of theirs. */
@@ -143,7 +156,7 @@ function stopWaiting(redrawNow = true) {
   state.poller = state.ticker = undefined;
   closeSocket();
   const open = document.getElementById("quick-offer");
-  const backdrop = open && open.closest(".backdrop");
+  const backdrop = open?.closest(".backdrop");
   if (backdrop) backdrop.remove();
   if (redrawNow) redraw();
 }
@@ -168,7 +181,8 @@ function offer() {
   state.offerShown = true;
   const level = state.level || nearestLevel(state.rating);
   dialog({
-    id: "quick-offer", title: "quick.offer.title",
+    id: "quick-offer",
+    title: "quick.offer.title",
     body: () => tx("quick.offer.body", { level: t(`level.${level}`) }, "p"),
     actions: [
       { key: "quick.offer.play", kind: "primary", id: "quick-offer-play", onclick: () => playBot(level) },
@@ -182,7 +196,12 @@ async function playBot(/** @type {string} */ level) {
   try {
     await api.leaveQuick();
     stopWaiting(false);
-    const room = await api.createRoom({ kind: "practice", level, length: options.length, cube: options.length === 1 ? false : options.cube });
+    const room = await api.createRoom({
+      kind: "practice",
+      level,
+      length: options.length,
+      cube: options.length === 1 ? false : options.cube,
+    });
     if (state.navigate) state.navigate(`/room/${room.code}`);
   } catch (error) {
     toast(tx(error instanceof ApiError && error.status === 429 ? "error.too_many" : "error.generic"), "error");
@@ -230,49 +249,122 @@ export function quickMatch({ navigate, session, me }) {
   const options = remembered();
   const save = () => localStorage.setItem(OPTIONS_KEY, JSON.stringify(options));
   let redrawCard = () => {};
-  session.then(() => {
-    const who = me();
-    if (who && typeof who.rating === "number") state.rating = who.rating;
-    redrawCard(); // the profile link needs the account
-    return api.quickStatus();
-  }).then((status) => { if (status.waiting) show(status); }, () => {});
+  session
+    .then(() => {
+      const who = me();
+      if (who && typeof who.rating === "number") state.rating = who.rating;
+      redrawCard(); // the profile link needs the account
+      return api.quickStatus();
+    })
+    .then(
+      (status) => {
+        if (status.waiting) show(status);
+      },
+      () => {},
+    );
 
   function summary(/** @type {QuickOptions} */ chosen) {
     const length = chosen.length === 1 ? tx("opt.length.one") : tx("opt.length.n", { n: chosen.length });
-    return h("p", { class: "quick-summary", id: "quick-summary" }, length, " · ", tx("opt.seconds", { n: chosen.move_seconds }),
-      chosen.length > 1 ? [" · ", tx(chosen.cube ? "quick.cube_on" : "quick.cube_off")] : null);
+    return h(
+      "p",
+      { class: "quick-summary", id: "quick-summary" },
+      length,
+      " · ",
+      tx("opt.seconds", { n: chosen.move_seconds }),
+      chosen.length > 1 ? [" · ", tx(chosen.cube ? "quick.cube_on" : "quick.cube_off")] : null,
+    );
   }
 
   function card() {
-    const lengths = [1, 3, 5, 7].map((n) => ({ value: n, key: n === 1 ? "opt.length.one" : "opt.length.n", params: { n } }));
-    const field = (/** @type {string} */ key, /** @type {HTMLElement} */ control) => h("div", { class: "field" }, tx(key, null, "label", { class: "field-label" }), control);
+    const lengths = [1, 3, 5, 7].map((n) => ({
+      value: n,
+      key: n === 1 ? "opt.length.one" : "opt.length.n",
+      params: { n },
+    }));
+    const field = (/** @type {string} */ key, /** @type {HTMLElement} */ control) =>
+      h("div", { class: "field" }, tx(key, null, "label", { class: "field-label" }), control);
     const body = state.waiting
       ? [
-        h("div", { class: "quick-wait", id: "quick-waiting" },
-          h("span", { class: "spinner" }),
-          tx("quick.waiting", null, "span"),
-          raw(formatClock(Date.now() / 1000 - state.startedAt), "b", { id: "quick-waited", class: "quick-waited" })),
-        summary(state.options || options),
-        tx("quick.waiting.note", null, "p", { class: "muted small" }),
-        button("btn.cancel", cancel, { class: "btn wide", id: "quick-cancel" }),
-      ]
+          h(
+            "div",
+            { class: "quick-wait", id: "quick-waiting" },
+            h("span", { class: "spinner" }),
+            tx("quick.waiting", null, "span"),
+            raw(formatClock(Date.now() / 1000 - state.startedAt), "b", { id: "quick-waited", class: "quick-waited" }),
+          ),
+          summary(state.options || options),
+          tx("quick.waiting.note", null, "p", { class: "muted small" }),
+          button("btn.cancel", cancel, { class: "btn wide", id: "quick-cancel" }),
+        ]
       : [
-        tx("quick.body", null, "p", { class: "muted" }),
-        field("opt.length", segmented("quick-length", lengths, options.length, (x) => { options.length = x; save(); redrawCard(); })),
-        options.length === 1
-          ? field("opt.cube", tx("opt.cube.one_point", null, "p", { class: "muted small field-note", id: "quick-cube-none" }))
-          : field("opt.cube", segmented("quick-cube", [{ value: true, key: "opt.on" }, { value: false, key: "opt.off" }], options.cube, (x) => { options.cube = x; save(); })),
-        field("opt.time", segmented("quick-time", [30, 45, 90].map((n) => ({ value: n, key: "opt.seconds", params: { n } })), options.move_seconds, (x) => { options.move_seconds = x; save(); })),
-        button("quick.start", () => start({ ...options }, session), { class: "btn primary wide", id: "quick-start" }),
-      ];
+          tx("quick.body", null, "p", { class: "muted" }),
+          field(
+            "opt.length",
+            segmented("quick-length", lengths, options.length, (x) => {
+              options.length = x;
+              save();
+              redrawCard();
+            }),
+          ),
+          options.length === 1
+            ? field(
+                "opt.cube",
+                tx("opt.cube.one_point", null, "p", { class: "muted small field-note", id: "quick-cube-none" }),
+              )
+            : field(
+                "opt.cube",
+                segmented(
+                  "quick-cube",
+                  [
+                    { value: true, key: "opt.on" },
+                    { value: false, key: "opt.off" },
+                  ],
+                  options.cube,
+                  (x) => {
+                    options.cube = x;
+                    save();
+                  },
+                ),
+              ),
+          field(
+            "opt.time",
+            segmented(
+              "quick-time",
+              [30, 45, 90].map((n) => ({ value: n, key: "opt.seconds", params: { n } })),
+              options.move_seconds,
+              (x) => {
+                options.move_seconds = x;
+                save();
+              },
+            ),
+          ),
+          button("quick.start", () => start({ ...options }, session), { class: "btn primary wide", id: "quick-start" }),
+        ];
     const who = me();
-    return h("section", { class: "card", id: "quick-card" },
-      h("div", { class: "card-head" }, h("span", { class: "card-icon icon-quick", "aria-hidden": "true" }), tx("quick.title", null, "h2")),
+    return h(
+      "section",
+      { class: "card", id: "quick-card" },
+      h(
+        "div",
+        { class: "card-head" },
+        h("span", { class: "card-icon icon-quick", "aria-hidden": "true" }),
+        tx("quick.title", null, "h2"),
+      ),
       ...body,
-      h("nav", { class: "community-links" },
+      h(
+        "nav",
+        { class: "community-links" },
         h("a", { href: "#/leaderboard", id: "link-leaderboard", "data-i18n": "nav.leaderboard" }, t("nav.leaderboard")),
         h("a", { href: "#/live", id: "link-live", "data-i18n": "nav.live" }, t("nav.live")),
-        who ? h("a", { href: `#/player/${encodeURIComponent(who.id)}`, id: "link-me", "data-i18n": "nav.my_profile" }, t("nav.my_profile")) : null));
+        who
+          ? h(
+              "a",
+              { href: `#/player/${encodeURIComponent(who.id)}`, id: "link-me", "data-i18n": "nav.my_profile" },
+              t("nav.my_profile"),
+            )
+          : null,
+      ),
+    );
   }
 
   redrawCard = () => {
@@ -288,5 +380,10 @@ export function quickMatch({ navigate, session, me }) {
     }
   };
   state.redraw = redrawCard;
-  return { card, stop: () => { if (state.redraw === redrawCard) state.redraw = null; } };
+  return {
+    card,
+    stop: () => {
+      if (state.redraw === redrawCard) state.redraw = null;
+    },
+  };
 }

@@ -25,8 +25,9 @@ export function expandPlays(plays) {
   for (const play of plays || []) {
     expanded.push(play);
     for (const steps of play.alternatives || []) {
-      const same = steps.length === play.steps.length
-        && steps.every((step, i) => step[0] === play.steps[i][0] && step[1] === play.steps[i][1]);
+      const same =
+        steps.length === play.steps.length &&
+        steps.every((step, i) => step[0] === play.steps[i][0] && step[1] === play.steps[i][1]);
       if (!same) expanded.push({ ...play, steps });
     }
   }
@@ -94,7 +95,13 @@ export function options(plays, made, board) {
         if (step[0] !== at) continue;
         const next = [...path, step];
         add(start, step[1], next);
-        if (step[1] !== OFF) walk(start, step[1], next, unused.filter((_, j) => j !== i));
+        if (step[1] !== OFF)
+          walk(
+            start,
+            step[1],
+            next,
+            unused.filter((_, j) => j !== i),
+          );
       }
     };
     const starts = new Set(left.map((step) => step[0]).filter((p) => hasChecker(board, p)));

@@ -22,14 +22,21 @@ const STEP_MS = 300;
  */
 export function createBoardView(store, where) {
   const v = store.state;
-  const board = createBoard({ onTarget: (p) => { if (pressedOn === v.version) store.tap(p); }, label: t("board.label") });
+  const board = createBoard({
+    onTarget: (p) => {
+      if (pressedOn === v.version) store.tap(p);
+    },
+    label: t("board.label"),
+  });
 
   // A tap on the board counts only on the table it began on: `pressedOn` is the version at
   // pointerdown, so a tap started just before the table changed (the dice came, the opponent
   // played) neither picks a checker nor rolls.
   /** @type {number | null} */
   let pressedOn = null;
-  board.svg.addEventListener("pointerdown", (event) => { pressedOn = event.isPrimary ? v.version : null; });
+  board.svg.addEventListener("pointerdown", (event) => {
+    pressedOn = event.isPrimary ? v.version : null;
+  });
   board.svg.addEventListener("click", () => {
     if (pressedOn === v.version && store.tapRolls()) store.act("roll"); // never a double
   });
@@ -41,20 +48,36 @@ export function createBoardView(store, where) {
     const dests = v.selected !== null ? opts.get(v.selected) || null : null;
     let dice = null;
     if (v.diceOverride) dice = v.diceOverride;
-    else if (tb && tb.dice) {
+    else if (tb?.dice) {
       const mine = tb.turn === (v.seat ?? 0);
-      dice = { faces: mine && v.seat !== null ? usedDice(tb.dice, v.made) : usedDice(tb.dice, []), side: mine ? /** @type {const} */ ("me") : /** @type {const} */ ("them") };
+      dice = {
+        faces: mine && v.seat !== null ? usedDice(tb.dice, v.made) : usedDice(tb.dice, []),
+        side: mine ? /** @type {const} */ ("me") : /** @type {const} */ ("them"),
+      };
     }
     const viewer = tb ? tb.viewer : 0;
-    const cube = tb && tb.cube.in_use ? {
-      value: tb.cube.value,
-      where: tb.cube.owner === null ? /** @type {const} */ ("center") : tb.cube.owner === viewer ? /** @type {const} */ ("me") : /** @type {const} */ ("them"),
-      offered: tb.cube.offered,
-    } : null;
+    const cube = tb?.cube.in_use
+      ? {
+          value: tb.cube.value,
+          where:
+            tb.cube.owner === null
+              ? /** @type {const} */ ("center")
+              : tb.cube.owner === viewer
+                ? /** @type {const} */ ("me")
+                : /** @type {const} */ ("them"),
+          offered: tb.cube.offered,
+        }
+      : null;
     const arrows = v.hintArrows || (v.made.length ? null : v.lastArrows);
     return {
-      board: b, movable: new Set(opts.keys()), selected: v.selected, dests, dice, cube,
-      arrows: arrows || [], cursor: v.cursor,
+      board: b,
+      movable: new Set(opts.keys()),
+      selected: v.selected,
+      dests,
+      dice,
+      cube,
+      arrows: arrows || [],
+      cursor: v.cursor,
     };
   }
 

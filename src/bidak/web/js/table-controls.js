@@ -6,7 +6,7 @@
 // or the rules panel has the focus.
 import { button, clear, tx } from "./dom.js";
 import { t } from "./i18n.js";
-import { BAR, OFF, isComplete } from "./selection.js";
+import { BAR, isComplete, OFF } from "./selection.js";
 import { nameOf } from "./table-names.js";
 
 /**
@@ -38,15 +38,52 @@ export function createControls(store, board, where, { showHint, resign, syncOffe
     const row = [];
     if (tb.autoplay[v.seat] && tb.phase !== "match_over") {
       autoplay.classList.remove("hidden");
-      autoplay.append(tx("autoplay.on"),
-        allowed.has("autoplay") ? button("autoplay.take_back", () => act("autoplay", { on: false }), { class: "btn primary", id: "take-back" }) : "");
+      autoplay.append(
+        tx("autoplay.on"),
+        allowed.has("autoplay")
+          ? button("autoplay.take_back", () => act("autoplay", { on: false }), {
+              class: "btn primary",
+              id: "take-back",
+            })
+          : "",
+      );
     }
-    if (allowed.has("roll")) row.push(button("btn.roll", () => act("roll"), { class: "btn primary", id: "btn-roll", title: t("key.roll"), disabled: v.sending }));
-    if (allowed.has("double")) row.push(button("btn.double", () => act("double"), { class: "btn", id: "btn-double", title: t("key.double"), disabled: v.sending }));
+    if (allowed.has("roll"))
+      row.push(
+        button("btn.roll", () => act("roll"), {
+          class: "btn primary",
+          id: "btn-roll",
+          title: t("key.roll"),
+          disabled: v.sending,
+        }),
+      );
+    if (allowed.has("double"))
+      row.push(
+        button("btn.double", () => act("double"), {
+          class: "btn",
+          id: "btn-double",
+          title: t("key.double"),
+          disabled: v.sending,
+        }),
+      );
     if (store.myMove() || v.sending) {
       const complete = isComplete(tb.legal_plays, v.made);
-      row.push(button("btn.undo", undo, { class: "btn", id: "btn-undo", disabled: !v.made.length || v.sending, title: t("key.undo") }));
-      row.push(button("btn.ok", submit, { class: `btn primary${complete ? " ready" : ""}`, id: "btn-ok", disabled: !complete || v.sending, title: t("key.ok") }));
+      row.push(
+        button("btn.undo", undo, {
+          class: "btn",
+          id: "btn-undo",
+          disabled: !v.made.length || v.sending,
+          title: t("key.undo"),
+        }),
+      );
+      row.push(
+        button("btn.ok", submit, {
+          class: `btn primary${complete ? " ready" : ""}`,
+          id: "btn-ok",
+          disabled: !complete || v.sending,
+          title: t("key.ok"),
+        }),
+      );
     }
     if (v.kind === "practice" && (allowed.has("play") || allowed.has("double") || allowed.has("take"))) {
       row.push(button("btn.hint", showHint, { class: "btn ghost", id: "btn-hint" }));
@@ -95,7 +132,7 @@ export function createControls(store, board, where, { showHint, resign, syncOffe
   /** @param {KeyboardEvent} event */
   function onKey(event) {
     const target = /** @type {Element | null} */ (event.target);
-    if (target && target.closest && target.closest("input, textarea, select, [contenteditable], .dialog, .sheet")) return;
+    if (target?.closest?.("input, textarea, select, [contenteditable], .dialog, .sheet")) return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const tb = v.table;
     if (!tb) return;

@@ -2,10 +2,10 @@
 // The table's dialogs: the ones the table asks for (take or drop a double, answer a
 // resignation offered), the viewer's resign and forfeit, the end of a game, and the end of
 // the match (shown once no other dialog is open: it waits for the last one to close).
-import { h, tx, raw } from "./dom.js";
+import { h, raw, tx } from "./dom.js";
 import { t } from "./i18n.js";
-import { dialog, segmented } from "./ui.js";
 import { nameOf } from "./table-names.js";
+import { dialog, segmented } from "./ui.js";
 
 /**
  * @import { MatchEvent, Table } from "./types.js"
@@ -30,14 +30,16 @@ export function createDialogs(store, { navigate, afterPanel }) {
     /** @param {string} id @param {boolean} keep */
     const stale = (id, keep) => {
       const node = document.getElementById(id);
-      const backdrop = node && node.closest(".backdrop");
+      const backdrop = node?.closest(".backdrop");
       if (backdrop && !keep) backdrop.remove();
     };
     stale("take-dialog", tb.phase === "doubled" && allowed.has("take"));
     stale("resign-offer", tb.phase === "resign_offered" && allowed.has("accept_resign"));
     if (tb.phase === "doubled" && allowed.has("take") && !v.sending && !document.getElementById("take-dialog")) {
       dialog({
-        id: "take-dialog", title: "take.title", titleParams: () => ({ name: name(tb.turn) }),
+        id: "take-dialog",
+        title: "take.title",
+        titleParams: () => ({ name: name(tb.turn) }),
         body: () => tx("take.body", { value: tb.cube.offered, current: tb.cube.value }, "p"),
         dismissable: false,
         actions: [
@@ -46,11 +48,18 @@ export function createDialogs(store, { navigate, afterPanel }) {
         ],
       });
     }
-    if (tb.phase === "resign_offered" && allowed.has("accept_resign") && !v.sending && !document.getElementById("resign-offer")) {
+    if (
+      tb.phase === "resign_offered" &&
+      allowed.has("accept_resign") &&
+      !v.sending &&
+      !document.getElementById("resign-offer")
+    ) {
       const level = tb.resign ? tb.resign.level : 1;
       const by = tb.resign ? tb.resign.by : 1 - (v.seat ?? 0);
       dialog({
-        id: "resign-offer", title: "resign.offer.title", titleParams: () => ({ name: name(by) }),
+        id: "resign-offer",
+        title: "resign.offer.title",
+        titleParams: () => ({ name: name(by) }),
         body: () => tx("resign.offer.body", { what: t(`resign.level.${level}`), points: level * tb.cube.value }, "p"),
         dismissable: false,
         actions: [
@@ -68,11 +77,17 @@ export function createDialogs(store, { navigate, afterPanel }) {
     if (!tb) return;
     const allowed = new Set(tb.allowed);
     const gameToo = allowed.has("resign") && tb.length > 1;
-    const body = () => h("div", {}, tx("resign.match.body", null, "p"),
-      gameToo ? tx("resign.game.hint", null, "p", { class: "muted small" }) : null);
+    const body = () =>
+      h(
+        "div",
+        {},
+        tx("resign.match.body", null, "p"),
+        gameToo ? tx("resign.game.hint", null, "p", { class: "muted small" }) : null,
+      );
     /** @type {import("./ui.js").DialogAction[]} */
     const actions = [];
-    if (allowed.has("forfeit")) actions.push({ key: "btn.forfeit", kind: "danger", id: "btn-forfeit", onclick: forfeit });
+    if (allowed.has("forfeit"))
+      actions.push({ key: "btn.forfeit", kind: "danger", id: "btn-forfeit", onclick: forfeit });
     if (gameToo) actions.push({ key: "btn.resign_game_only", id: "btn-resign-game", onclick: resignGame });
     actions.push({ key: "btn.cancel" });
     dialog({ id: "resign-dialog", title: "resign.title", body, actions });
@@ -82,10 +97,28 @@ export function createDialogs(store, { navigate, afterPanel }) {
     const tb = v.table;
     if (!tb) return;
     let level = 1;
-    const body = () => h("div", {}, tx("resign.game.body", null, "p"),
-      segmented("resign-level", [1, 2, 3].map((n) => ({ value: n, key: "resign.choice", params: { what: t(`resign.level.${n}`), points: n * tb.cube.value } })), level, (n) => { level = n; }));
+    const body = () =>
+      h(
+        "div",
+        {},
+        tx("resign.game.body", null, "p"),
+        segmented(
+          "resign-level",
+          [1, 2, 3].map((n) => ({
+            value: n,
+            key: "resign.choice",
+            params: { what: t(`resign.level.${n}`), points: n * tb.cube.value },
+          })),
+          level,
+          (n) => {
+            level = n;
+          },
+        ),
+      );
     dialog({
-      id: "resign-game-dialog", title: "resign.game.title", body,
+      id: "resign-game-dialog",
+      title: "resign.game.title",
+      body,
       actions: [
         { key: "btn.resign_game", kind: "primary", id: "confirm-resign", onclick: () => act("resign", { level }) },
         { key: "btn.cancel" },
@@ -97,12 +130,19 @@ export function createDialogs(store, { navigate, afterPanel }) {
     // The score after a forfeit: the opponent is given the match length, the loser keeps theirs.
     const tb = v.table;
     if (!tb) return;
-    const me = tb.viewer, them = 1 - me;
+    const me = tb.viewer,
+      them = 1 - me;
     const final = `${tb.score[me]} – ${Math.max(tb.score[them], tb.length)}`;
     dialog({
-      id: "forfeit-dialog", title: "forfeit.title",
-      body: () => h("div", {}, tx("forfeit.body", { name: name(them) }, "p"),
-        raw(final, "p", { class: "big-score", id: "forfeit-score" })),
+      id: "forfeit-dialog",
+      title: "forfeit.title",
+      body: () =>
+        h(
+          "div",
+          {},
+          tx("forfeit.body", { name: name(them) }, "p"),
+          raw(final, "p", { class: "big-score", id: "forfeit-score" }),
+        ),
       actions: [
         { key: "btn.forfeit_confirm", kind: "danger", id: "confirm-forfeit", onclick: () => act("forfeit") },
         { key: "btn.cancel" },
@@ -117,10 +157,16 @@ export function createDialogs(store, { navigate, afterPanel }) {
     if (!tb || score.some((s0) => s0 >= tb.length)) return;
     const me = v.seat ?? 0;
     dialog({
-      id: "game-over", title: event.winner === me && v.seat !== null ? "game.won" : "game.lost",
+      id: "game-over",
+      title: event.winner === me && v.seat !== null ? "game.won" : "game.lost",
       titleParams: () => ({ name: name(event.winner) }),
-      body: () => h("div", {}, tx("game.points", { points: event.points, kind: t(`win.${event.kind}`) }, "p"),
-        raw(`${score[me]} – ${score[1 - me]}`, "p", { class: "big-score" })),
+      body: () =>
+        h(
+          "div",
+          {},
+          tx("game.points", { points: event.points, kind: t(`win.${event.kind}`) }, "p"),
+          raw(`${score[me]} – ${score[1 - me]}`, "p", { class: "big-score" }),
+        ),
       actions: [{ key: "btn.continue", kind: "primary", id: "btn-continue" }],
     });
   }
@@ -132,8 +178,16 @@ export function createDialogs(store, { navigate, afterPanel }) {
     const me = v.seat ?? 0;
     const won = tb.winner === me;
     dialog({
-      id: "match-over", title: v.seat === null ? "match.over" : won ? "match.won" : "match.lost",
-      body: () => h("div", {}, raw(`${tb.score[me]} – ${tb.score[1 - me]}`, "p", { class: "big-score" }), afterPanel(), tx("match.review_hint", null, "p", { class: "muted" })),
+      id: "match-over",
+      title: v.seat === null ? "match.over" : won ? "match.won" : "match.lost",
+      body: () =>
+        h(
+          "div",
+          {},
+          raw(`${tb.score[me]} – ${tb.score[1 - me]}`, "p", { class: "big-score" }),
+          afterPanel(),
+          tx("match.review_hint", null, "p", { class: "muted" }),
+        ),
       actions: [
         { key: "btn.review", kind: "primary", id: "btn-review", onclick: () => navigate(`/review/${v.match}`) },
         { key: "nav.lobby", id: "btn-lobby", onclick: () => navigate("/") },
@@ -146,7 +200,7 @@ export function createDialogs(store, { navigate, afterPanel }) {
    * Dialogs are the body's `.backdrop` children, so their closing is watched there.
    */
   function matchOverWhenFree() {
-    if (!v.table || v.table.phase !== "match_over" || v.matchOverShown) return;
+    if (v.table?.phase !== "match_over" || v.matchOverShown) return;
     if (!document.querySelector(".backdrop")) {
       matchOver();
       return;

@@ -3,9 +3,9 @@
 // other side (or the server, for the viewer) did, the pauses that let dice be seen, a play's
 // animation, and the dialog at the end of a game. Nothing here changes the table's state.
 import { tx } from "./dom.js";
-import { toast } from "./ui.js";
 import { timedOutLine } from "./table-log.js";
 import { nameOf } from "./table-names.js";
+import { toast } from "./ui.js";
 
 /**
  * @import { MatchEvent } from "./types.js"
@@ -37,8 +37,12 @@ export function createPresenter(store, board, dialogs) {
       case "played":
         if (own) break;
         if (mine && v.seat !== null && !timedOut) {
-          toast(event.steps && event.steps.length ? tx("auto.forced", { play: event.notation }) : tx("auto.dance", { dice }), "info", 2400);
-        } else if (!(event.steps && event.steps.length)) {
+          toast(
+            event.steps?.length ? tx("auto.forced", { play: event.notation }) : tx("auto.dance", { dice }),
+            "info",
+            2400,
+          );
+        } else if (!event.steps?.length) {
           toast(tx("ev.dance", { name: name(event.player), dice }), "info", 2000);
         }
         await board.animate(frames, animate);

@@ -3,7 +3,7 @@
 // their equities and chances, the chosen one drawn as arrows on the board, or the cube's
 // verdict with its three equities.
 import { api } from "./api.js";
-import { h, tx, raw, button, clear } from "./dom.js";
+import { button, clear, h, raw, tx } from "./dom.js";
 import { pct, signed } from "./ui.js";
 
 /**
@@ -60,35 +60,67 @@ export function createHint(store, panel) {
       const data = hint.hint;
       const list = h("ol", { class: "hint-list", id: "hint-list" });
       data.candidates.slice(0, 6).forEach((c, i) => {
-        list.append(candidate(c, i, i === (hint.shown ?? 0), () => {
-          hint.shown = i;
-          store.setHint(hint, arrowsFor(c.steps));
-        }));
+        list.append(
+          candidate(c, i, i === (hint.shown ?? 0), () => {
+            hint.shown = i;
+            store.setHint(hint, arrowsFor(c.steps));
+          }),
+        );
       });
       node.append(list, tx("hint.equity_note", { level: data.level }, "p", { class: "muted small" }));
     } else {
       const data = hint.hint;
-      node.append(h("div", { class: "cube-hint", id: "cube-hint" },
-        tx(`cube.${data.action}`, null, "p", { class: "cube-verdict" }),
-        tx(`cube.right.${data.right_action}`, null, "p", { class: "muted" }),
-        h("dl", { class: "cube-eqs" },
-          tx("cube.nd", null, "dt"), raw(signed(data.no_double), "dd"),
-          tx("cube.dt", null, "dt"), raw(signed(data.double_take), "dd"),
-          tx("cube.dp", null, "dt"), raw(signed(data.double_pass), "dd")),
-        tx("hint.win", { p: pct(data.probabilities.win) }, "p", { class: "muted small" })));
+      node.append(
+        h(
+          "div",
+          { class: "cube-hint", id: "cube-hint" },
+          tx(`cube.${data.action}`, null, "p", { class: "cube-verdict" }),
+          tx(`cube.right.${data.right_action}`, null, "p", { class: "muted" }),
+          h(
+            "dl",
+            { class: "cube-eqs" },
+            tx("cube.nd", null, "dt"),
+            raw(signed(data.no_double), "dd"),
+            tx("cube.dt", null, "dt"),
+            raw(signed(data.double_take), "dd"),
+            tx("cube.dp", null, "dt"),
+            raw(signed(data.double_pass), "dd"),
+          ),
+          tx("hint.win", { p: pct(data.probabilities.win) }, "p", { class: "muted small" }),
+        ),
+      );
     }
   }
 
   /** One candidate play of the list; a tap shows its arrows. */
-  function candidate(/** @type {PlayCandidate} */ c, /** @type {number} */ i, /** @type {boolean} */ on, /** @type {() => void} */ pick) {
+  function candidate(
+    /** @type {PlayCandidate} */ c,
+    /** @type {number} */ i,
+    /** @type {boolean} */ on,
+    /** @type {() => void} */ pick,
+  ) {
     const p = c.probabilities;
-    return h("li", { class: `hint-item${on ? " on" : ""}`, tabIndex: 0, onclick: pick },
-      h("div", { class: "hint-row" }, raw(`${c.rank}.`, "span", { class: "rank" }), raw(c.notation, "b", { class: "notation" }),
+    return h(
+      "li",
+      { class: `hint-item${on ? " on" : ""}`, tabIndex: 0, onclick: pick },
+      h(
+        "div",
+        { class: "hint-row" },
+        raw(`${c.rank}.`, "span", { class: "rank" }),
+        raw(c.notation, "b", { class: "notation" }),
         raw(signed(c.equity), "span", { class: "equity" }),
-        i ? raw(signed(-c.loss), "span", { class: "loss" }) : tx("hint.best", null, "span", { class: "badge good" })),
-      h("div", { class: "hint-probs" },
-        tx("hint.win", { p: pct(p.win) }), " · ", tx("hint.gammon", { p: pct(p.win_gammon) }), " · ",
-        tx("hint.lose_gammon", { p: pct(p.lose_gammon) })));
+        i ? raw(signed(-c.loss), "span", { class: "loss" }) : tx("hint.best", null, "span", { class: "badge good" }),
+      ),
+      h(
+        "div",
+        { class: "hint-probs" },
+        tx("hint.win", { p: pct(p.win) }),
+        " · ",
+        tx("hint.gammon", { p: pct(p.win_gammon) }),
+        " · ",
+        tx("hint.lose_gammon", { p: pct(p.lose_gammon) }),
+      ),
+    );
   }
 
   return { show, render };

@@ -1,7 +1,7 @@
 // @ts-check
 // The move list: one line per event of the match log (the newest first, the last 60), drawn
 // from the store's events at each drawing, so the names and the language are today's.
-import { h, tx, raw, clear } from "./dom.js";
+import { clear, h, raw, tx } from "./dom.js";
 import { t } from "./i18n.js";
 import { evKey, nameOf } from "./table-names.js";
 
@@ -34,11 +34,15 @@ function logLine(v, event) {
     case "opening_tie":
       return tx("ev.opening_tie", { dice: dice() });
     case "opening_rolled":
-      return tx(evKey(v, "opening_rolled", event.starter), { name: nameOf(v, event.starter), dice: [...(event.dice || [])].sort((a, b) => b - a).join("-") });
+      return tx(evKey(v, "opening_rolled", event.starter), {
+        name: nameOf(v, event.starter),
+        dice: [...(event.dice || [])].sort((a, b) => b - a).join("-"),
+      });
     case "dice_rolled":
       return tx(evKey(v, "dice_rolled", event.player), { name: name(), dice: dice() });
     case "played":
-      return event.steps && event.steps.length ? h("span", {}, tx("ev.played", { name: name() }), " ", raw(event.notation || "", "b", { class: "notation" }))
+      return event.steps?.length
+        ? h("span", {}, tx("ev.played", { name: name() }), " ", raw(event.notation || "", "b", { class: "notation" }))
         : tx(evKey(v, "dance", event.player), { name: name(), dice: dice() });
     case "doubled":
       return tx(evKey(v, "doubled", event.player), { name: name(), value: event.value });
@@ -51,7 +55,11 @@ function logLine(v, event) {
     case "resign_offered":
       return tx(evKey(v, "resign_offered", event.player), { name: name(), what: t(`resign.level.${event.level}`) });
     case "game_won":
-      return tx(evKey(v, "game_won", event.winner), { name: nameOf(v, event.winner), points: event.points, kind: t(`win.${event.kind}`) });
+      return tx(evKey(v, "game_won", event.winner), {
+        name: nameOf(v, event.winner),
+        points: event.points,
+        kind: t(`win.${event.kind}`),
+      });
     case "match_won":
       return tx(evKey(v, "match_won", event.winner), { name: nameOf(v, event.winner) });
     case "timed_out":

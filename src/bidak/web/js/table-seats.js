@@ -2,11 +2,11 @@
 // Around the board: the match bar (back, the score, Crawford, the kind of room), the two seats
 // (name or profile link, pips, auto-play, timeouts, the clock's place, a phrase just said),
 // the talk bar, and the invitation card while a friend room waits for its second player.
-import { h, tx, raw, button, clear } from "./dom.js";
+import { button, clear, h, raw, tx } from "./dom.js";
 import { t } from "./i18n.js";
 import { playerLink } from "./players.js";
-import { copyText, toast } from "./ui.js";
 import { seatLabel } from "./table-names.js";
+import { copyText, toast } from "./ui.js";
 
 /** @import { TableView } from "./types.js" */
 
@@ -21,15 +21,27 @@ export function createSeats(v, talk, navigate) {
     /** @type {HTMLElement[]} */
     const parts = [button("nav.back", () => navigate("/"), { class: "btn ghost small", "aria-label": t("nav.lobby") })];
     if (tb) {
-      const me = tb.viewer, them = 1 - me;
-      parts.push(h("div", { class: "score" },
-        tx("match.length", { n: tb.length }, "span", { class: "score-len" }),
-        raw(`${tb.score[me]} – ${tb.score[them]}`, "strong", { class: "score-num", id: "score" }),
-        tb.crawford ? tx("match.crawford", null, "span", { class: "badge crawford", id: "crawford" }) : null,
-        tb.post_crawford ? tx("match.post_crawford", null, "span", { class: "badge" }) : null));
+      const me = tb.viewer,
+        them = 1 - me;
+      parts.push(
+        h(
+          "div",
+          { class: "score" },
+          tx("match.length", { n: tb.length }, "span", { class: "score-len" }),
+          raw(`${tb.score[me]} – ${tb.score[them]}`, "strong", { class: "score-num", id: "score" }),
+          tb.crawford ? tx("match.crawford", null, "span", { class: "badge crawford", id: "crawford" }) : null,
+          tb.post_crawford ? tx("match.post_crawford", null, "span", { class: "badge" }) : null,
+        ),
+      );
     } else parts.push(h("div", { class: "score" }));
     const kind = v.kind === "practice" ? "room.practice" : v.kind === "quick" ? "room.quick" : "room.friend";
-    parts.push(h("span", { class: "match-bar-end" }, v.seat !== null && v.table ? tx(kind, null, "span", { class: "muted small" }) : null));
+    parts.push(
+      h(
+        "span",
+        { class: "match-bar-end" },
+        v.seat !== null && v.table ? tx(kind, null, "span", { class: "muted small" }) : null,
+      ),
+    );
     clear(node).append(...parts);
   }
 
@@ -46,24 +58,50 @@ export function createSeats(v, talk, navigate) {
     const label = seatLabel(seat);
     const strikes = tb.strike_limit
       ? tx("strikes.of", { n: tb.strikes[player], limit: tb.strike_limit }, "span", {
-        class: `badge strikes${tb.strikes[player] ? " warn" : ""}`, "data-seat": player, title: t("strikes.title"),
-      })
-      : tb.strikes && tb.strikes[player] ? tx("strikes", { n: tb.strikes[player] }, "span", { class: "badge" }) : null;
+          class: `badge strikes${tb.strikes[player] ? " warn" : ""}`,
+          "data-seat": player,
+          title: t("strikes.title"),
+        })
+      : tb.strikes?.[player]
+        ? tx("strikes", { n: tb.strikes[player] }, "span", { class: "badge" })
+        : null;
     container.append(
       h("span", { class: `chip ${bottom ? "ck-me" : "ck-them"}` }),
-      h("div", { class: "seat-name" },
-        player === v.seat ? h("span", {}, raw(label, "span", { dir: "auto" }), " ", tx("you.paren", null, "span", { class: "muted" }))
-          : seat && seat.id && !seat.bot ? playerLink(seat.id, label, { class: "seat-link" }) : raw(label, "span", { dir: "auto" })),
-      h("div", { class: "seat-stats" },
-        h("span", { class: "pips", title: t("pips.title") }, tx("pips.label"), " ", raw(String(tb.pips[bottom ? 0 : 1]), "b", { class: "pip-count", "data-seat": player })),
-        tb.autoplay[player] ? tx("autoplay.badge", null, "span", { class: "badge warn autoplay-badge", "data-seat": player }) : null,
+      h(
+        "div",
+        { class: "seat-name" },
+        player === v.seat
+          ? h("span", {}, raw(label, "span", { dir: "auto" }), " ", tx("you.paren", null, "span", { class: "muted" }))
+          : seat?.id && !seat.bot
+            ? playerLink(seat.id, label, { class: "seat-link" })
+            : raw(label, "span", { dir: "auto" }),
+      ),
+      h(
+        "div",
+        { class: "seat-stats" },
+        h(
+          "span",
+          { class: "pips", title: t("pips.title") },
+          tx("pips.label"),
+          " ",
+          raw(String(tb.pips[bottom ? 0 : 1]), "b", { class: "pip-count", "data-seat": player }),
+        ),
+        tb.autoplay[player]
+          ? tx("autoplay.badge", null, "span", { class: "badge warn autoplay-badge", "data-seat": player })
+          : null,
         strikes,
-        h("span", { class: "clock", "data-seat": player })));
+        h("span", { class: "clock", "data-seat": player }),
+      ),
+    );
     talk.decorate(container, player);
   }
 
   /** The seats and the talk bar (a phrase came or went, the mute switch). */
-  function seats(/** @type {HTMLElement} */ top, /** @type {HTMLElement} */ bottom, /** @type {HTMLElement} */ talkHost) {
+  function seats(
+    /** @type {HTMLElement} */ top,
+    /** @type {HTMLElement} */ bottom,
+    /** @type {HTMLElement} */ talkHost,
+  ) {
     seat(top, false);
     seat(bottom, true);
     clear(talkHost);
@@ -78,18 +116,37 @@ export function createSeats(v, talk, navigate) {
     root.classList.toggle("is-waiting", shown);
     if (!shown || !v.info) return;
     const link = v.info.invite_url || `${location.origin}/#/room/${v.code}`;
-    const input = h("input", { class: "invite-input", id: "invite-link", readOnly: true, value: link, "aria-label": t("invite.label") });
-    clear(node).append(h("div", { class: "card center-card" },
-      tx("invite.title", null, "h2"),
-      tx("invite.body", null, "p"),
-      h("div", { class: "copy-row" }, input,
-        button("btn.copy", async () => {
-          const ok = await copyText(link);
-          toast(tx(ok ? "copied" : "copy.failed"), ok ? "info" : "error");
-        }, { class: "btn primary", id: "copy-invite" })),
-      tx("invite.code", null, "p", { class: "muted small" }),
-      raw(v.code, "code", { class: "room-code" }),
-      h("div", { class: "spinner-row" }, h("span", { class: "spinner" }), tx("invite.waiting"))));
+    const input = h("input", {
+      class: "invite-input",
+      id: "invite-link",
+      readOnly: true,
+      value: link,
+      "aria-label": t("invite.label"),
+    });
+    clear(node).append(
+      h(
+        "div",
+        { class: "card center-card" },
+        tx("invite.title", null, "h2"),
+        tx("invite.body", null, "p"),
+        h(
+          "div",
+          { class: "copy-row" },
+          input,
+          button(
+            "btn.copy",
+            async () => {
+              const ok = await copyText(link);
+              toast(tx(ok ? "copied" : "copy.failed"), ok ? "info" : "error");
+            },
+            { class: "btn primary", id: "copy-invite" },
+          ),
+        ),
+        tx("invite.code", null, "p", { class: "muted small" }),
+        raw(v.code, "code", { class: "room-code" }),
+        h("div", { class: "spinner-row" }, h("span", { class: "spinner" }), tx("invite.waiting")),
+      ),
+    );
   }
 
   return { matchBar, seats, waiting };

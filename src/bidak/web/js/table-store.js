@@ -5,7 +5,19 @@
 // middle of a turn keeps them). The server's `table` is the truth. Views subscribe and draw
 // again on a change; what an event shows meanwhile (a toast, an animation) is the presenter's
 // (table-events.js), awaited here between one event and the next.
-import { isComplete, applyMine, applyTheirs, BAR, OFF, cloneBoard, consistentPlays, expandPlays, options } from "./selection.js";
+// Over 400 lines since Biome formats one argument a line: the model and every change made to it
+// are kept together on purpose, so that nothing else writes the table's state.
+import {
+  applyMine,
+  applyTheirs,
+  BAR,
+  cloneBoard,
+  consistentPlays,
+  expandPlays,
+  isComplete,
+  OFF,
+  options,
+} from "./selection.js";
 import { prefersReducedMotion } from "./ui.js";
 
 /**
@@ -26,7 +38,16 @@ import { prefersReducedMotion } from "./ui.js";
  * @typedef {(event: MatchEvent, shown: Shown) => Promise<void>} Presenter
  */
 
-const KNOWN_ERRORS = ["illegal", "stale", "busy", "not_started", "match_over", "not_seated", "rate_limited", "not_found"];
+const KNOWN_ERRORS = [
+  "illegal",
+  "stale",
+  "busy",
+  "not_started",
+  "match_over",
+  "not_seated",
+  "rate_limited",
+  "not_found",
+];
 
 /**
  * The store of one table. `present` shows an event (awaited before the next one);
@@ -40,11 +61,35 @@ const KNOWN_ERRORS = ["illegal", "stale", "busy", "not_started", "match_over", "
 export function createTableStore(code, hooks) {
   /** @type {TableView} */
   const v = {
-    code, info: null, seat: null, seats: [], kind: null, moveSeconds: null, match: null,
-    table: null, version: 0, deadline: null, offset: 0, shown: null,
-    made: [], selected: null, cursor: null, queue: Promise.resolve(),
-    log: [], hint: null, hintArrows: null, lastArrows: null, ownPlay: null, ownRoll: false, autoRolled: false,
-    timedOut: null, sending: false, ended: null, matchOverShown: false, connection: null, status: "connecting",
+    code,
+    info: null,
+    seat: null,
+    seats: [],
+    kind: null,
+    moveSeconds: null,
+    match: null,
+    table: null,
+    version: 0,
+    deadline: null,
+    offset: 0,
+    shown: null,
+    made: [],
+    selected: null,
+    cursor: null,
+    queue: Promise.resolve(),
+    log: [],
+    hint: null,
+    hintArrows: null,
+    lastArrows: null,
+    ownPlay: null,
+    ownRoll: false,
+    autoRolled: false,
+    timedOut: null,
+    sending: false,
+    ended: null,
+    matchOverShown: false,
+    connection: null,
+    status: "connecting",
     diceOverride: null,
   };
   /** @type {Set<(change: Change) => void>} */
@@ -58,7 +103,9 @@ export function createTableStore(code, hooks) {
   /** @param {(change: Change) => void} listener */
   function subscribe(listener) {
     listeners.add(listener);
-    return () => { listeners.delete(listener); };
+    return () => {
+      listeners.delete(listener);
+    };
   }
 
   // -- the server's messages ---------------------------------------------------------------------
@@ -174,12 +221,18 @@ export function createTableStore(code, hooks) {
         const [zero, one] = event.dice || [];
         const meFirst = (v.seat ?? 0) === 0;
         const faces = meFirst ? [zero, one] : [one, zero];
-        v.diceOverride = { faces: faces.map((face) => ({ face, used: false })), side: event.starter === (v.seat ?? 0) ? "me" : "them" };
+        v.diceOverride = {
+          faces: faces.map((face) => ({ face, used: false })),
+          side: event.starter === (v.seat ?? 0) ? "me" : "them",
+        };
         emit("board");
         break;
       }
       case "dice_rolled":
-        v.diceOverride = { faces: (event.dice || []).map((face) => ({ face, used: false })), side: mine ? "me" : "them" };
+        v.diceOverride = {
+          faces: (event.dice || []).map((face) => ({ face, used: false })),
+          side: mine ? "me" : "them",
+        };
         emit("board");
         v.autoRolled = mine && !v.ownRoll && v.seat !== null;
         v.ownRoll = false;
@@ -192,14 +245,25 @@ export function createTableStore(code, hooks) {
           v.lastArrows = null;
           break;
         }
-        v.diceOverride = { faces: (event.dice || []).map((face) => ({ face, used: false })), side: mine ? "me" : "them" };
+        v.diceOverride = {
+          faces: (event.dice || []).map((face) => ({ face, used: false })),
+          side: mine ? "me" : "them",
+        };
         v.selected = null;
         v.made = [];
         shown.frames = framesOf(v.shown || boardOf(/** @type {Table} */ (v.table)), event.steps || [], mine);
         await hooks.present(event, shown);
-        v.shown = shown.frames.length ? shown.frames[shown.frames.length - 1].after : v.shown || boardOf(/** @type {Table} */ (v.table));
+        v.shown = shown.frames.length
+          ? shown.frames[shown.frames.length - 1].after
+          : v.shown || boardOf(/** @type {Table} */ (v.table));
         if (!mine) {
-          v.lastArrows = (event.steps || []).map(([s0, e0]) => ({ from: s0 === BAR ? BAR : 25 - s0, to: e0 === OFF ? OFF : 25 - e0, kind: "last", mine: false, after: true }));
+          v.lastArrows = (event.steps || []).map(([s0, e0]) => ({
+            from: s0 === BAR ? BAR : 25 - s0,
+            to: e0 === OFF ? OFF : 25 - e0,
+            kind: "last",
+            mine: false,
+            after: true,
+          }));
         }
         if (!animate) emit("board");
         return;
@@ -237,15 +301,29 @@ export function createTableStore(code, hooks) {
   // -- what the viewer may do now ------------------------------------------------------------------
   function myMove() {
     const tb = v.table;
-    return !!tb && v.seat !== null && tb.phase === "move" && tb.turn === v.seat && tb.allowed.includes("play")
-      && !v.sending && !tb.autoplay[v.seat];
+    return (
+      !!tb &&
+      v.seat !== null &&
+      tb.phase === "move" &&
+      tb.turn === v.seat &&
+      tb.allowed.includes("play") &&
+      !v.sending &&
+      !tb.autoplay[v.seat]
+    );
   }
 
   /** Rolling (or rolling and doubling) is all that is left: a tap on the board rolls. */
   function tapRolls() {
     const tb = v.table;
-    return !!tb && v.seat !== null && tb.phase === "roll" && tb.turn === v.seat && tb.allowed.includes("roll")
-      && !v.sending && !tb.autoplay[v.seat];
+    return (
+      !!tb &&
+      v.seat !== null &&
+      tb.phase === "roll" &&
+      tb.turn === v.seat &&
+      tb.allowed.includes("roll") &&
+      !v.sending &&
+      !tb.autoplay[v.seat]
+    );
   }
 
   /** The board with the steps made so far. */
@@ -272,7 +350,7 @@ export function createTableStore(code, hooks) {
     const opts = currentOptions();
     if (v.selected !== null) {
       const dests = opts.get(v.selected);
-      const steps = dests && dests.get(p);
+      const steps = dests?.get(p);
       if (p === v.selected) v.selected = null;
       else if (steps) {
         v.made.push(...steps);
@@ -352,16 +430,36 @@ export function createTableStore(code, hooks) {
     v.selected = null;
     try {
       const saved = JSON.parse(sessionStorage.getItem(madeKey()) || "null");
-      if (saved && saved.version === v.version && myMove() && v.table
-        && consistentPlays(v.table.legal_plays, saved.made).length) v.made = saved.made;
+      if (
+        saved &&
+        saved.version === v.version &&
+        myMove() &&
+        v.table &&
+        consistentPlays(v.table.legal_plays, saved.made).length
+      )
+        v.made = saved.made;
     } catch {
       v.made = [];
     }
   }
 
   return {
-    state: v, subscribe, emit, receive, myMove, tapRolls, currentBoard, currentOptions, complete,
-    tap, undo, release, setCursor, submit, act, setHint,
+    state: v,
+    subscribe,
+    emit,
+    receive,
+    myMove,
+    tapRolls,
+    currentBoard,
+    currentOptions,
+    complete,
+    tap,
+    undo,
+    release,
+    setCursor,
+    submit,
+    act,
+    setHint,
   };
 }
 

@@ -3,16 +3,15 @@
 // the page out and wires the parts together: the store (table-store.js) applies what the
 // server says and the viewer's steps, and each change is routed here to the views that draw
 // it (board, seats, controls, clocks, hint, move list); the presenter shows each event.
+
+import { createAfterMatch } from "./aftermatch.js";
 import { api } from "./api.js";
 import { Connection } from "./connection.js";
-import { h, tx, button, clear } from "./dom.js";
+import { button, clear, h, tx } from "./dom.js";
 import { onLanguage } from "./i18n.js";
 import { preloadLooks } from "./looks.js";
-import { toast, closeDialogs } from "./ui.js";
-import { createAfterMatch } from "./aftermatch.js";
-import { createTalk } from "./talk.js";
-import { createTableStore } from "./table-store.js";
 import { createBoardView } from "./table-board.js";
+import { renderClocks, runClocks } from "./table-clocks.js";
 import { createControls } from "./table-controls.js";
 import { createDialogs } from "./table-dialogs.js";
 import { createPresenter } from "./table-events.js";
@@ -20,7 +19,9 @@ import { createHint } from "./table-hint.js";
 import { renderLog } from "./table-log.js";
 import { nameOf } from "./table-names.js";
 import { createSeats } from "./table-seats.js";
-import { renderClocks, runClocks } from "./table-clocks.js";
+import { createTableStore } from "./table-store.js";
+import { createTalk } from "./talk.js";
+import { closeDialogs, toast } from "./ui.js";
 
 /** @import { Change, ConnectionStatus } from "./types.js" */
 
@@ -63,25 +64,37 @@ export function mountTable(root, code, { navigate }) {
   });
   const v = store.state;
   const name = (/** @type {number} */ player) => nameOf(v, player);
-  const talk = createTalk({ code, view: () => v, send: (m) => !!v.connection && v.connection.send(m), redraw: () => draw("seats") });
+  const talk = createTalk({
+    code,
+    view: () => v,
+    send: (m) => !!v.connection && v.connection.send(m),
+    redraw: () => draw("seats"),
+  });
   const after = createAfterMatch({ code, view: () => v, navigate, nameOf: name });
   const board = createBoardView(store, { tapHint: () => el.tapHint, looksHost: () => el.main });
   const dialogs = createDialogs(store, { navigate, afterPanel: () => after.panel() });
   const present = createPresenter(store, board, dialogs);
   const hint = createHint(store, () => el.hint);
   const seats = createSeats(v, talk, navigate);
-  const controls = createControls(store, board,
+  const controls = createControls(
+    store,
+    board,
     { controls: () => el.controls, autoplay: () => el.autoplay, status: () => el.status },
-    { showHint: () => hint.show(), resign: () => dialogs.resign(), syncOffers: (tb) => dialogs.syncOffers(tb) });
+    { showHint: () => hint.show(), resign: () => dialogs.resign(), syncOffers: (tb) => dialogs.syncOffers(tb) },
+  );
 
   function layout() {
     el = elements();
     const boardWrap = h("div", { class: "board-wrap" }, board.svg, el.tapHint);
-    const side = h("aside", { class: "side" }, el.status, el.hint,
-      h("section", { class: "panel log-panel" }, tx("log.title", null, "h3"), el.log));
+    const side = h(
+      "aside",
+      { class: "side" },
+      el.status,
+      el.hint,
+      h("section", { class: "panel log-panel" }, tx("log.title", null, "h3"), el.log),
+    );
     el.main.append(el.seatTop, boardWrap, el.seatBottom, el.autoplay, el.controls, el.talk);
-    clear(root).append(el.banner, el.matchBar, el.waiting,
-      h("div", { class: "table-grid" }, el.main, side));
+    clear(root).append(el.banner, el.matchBar, el.waiting, h("div", { class: "table-grid" }, el.main, side));
   }
 
   /** Draw again what `change` touched. */
@@ -124,7 +137,12 @@ export function mountTable(root, code, { navigate }) {
   function onStatus(status) {
     v.status = status;
     el.banner.classList.toggle("hidden", status === "open" || (status === "connecting" && !v.table));
-    const banner = { lost: "conn.lost", replaced: "conn.replaced", connecting: "conn.connecting", open: "conn.connecting" }[status];
+    const banner = {
+      lost: "conn.lost",
+      replaced: "conn.replaced",
+      connecting: "conn.connecting",
+      open: "conn.connecting",
+    }[status];
     clear(el.banner).append(tx(banner));
     document.body.dataset.connection = status;
   }
@@ -140,8 +158,14 @@ export function mountTable(root, code, { navigate }) {
       }
       v.info = info;
     } catch {
-      clear(root).append(h("div", { class: "card center-card" },
-        tx("room.not_found", null, "h2"), button("nav.lobby", () => navigate("/"), { class: "btn primary" })));
+      clear(root).append(
+        h(
+          "div",
+          { class: "card center-card" },
+          tx("room.not_found", null, "h2"),
+          button("nav.lobby", () => navigate("/"), { class: "btn primary" }),
+        ),
+      );
       return;
     }
     v.connection = new Connection(code, { message: store.receive, status: onStatus });
@@ -155,7 +179,7 @@ export function mountTable(root, code, { navigate }) {
     draw("all");
   });
 
-  window.__bidak = { view: v, drop: () => v.connection && v.connection.drop() };
+  window.__bidak = { view: v, drop: () => v.connection?.drop() };
   start();
 
   return () => {

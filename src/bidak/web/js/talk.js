@@ -4,7 +4,7 @@
 // at most one every 3 s; and a switch that mutes the opponent (their phrases are hidden, and
 // they stay out of this player's quick matches). Nothing typed is ever shown to anyone.
 import { api } from "./api.js";
-import { h, tx, button } from "./dom.js";
+import { button, h, tx } from "./dom.js";
 import { t } from "./i18n.js";
 import { toast } from "./ui.js";
 
@@ -46,7 +46,7 @@ export function createTalk({ code, view, send, redraw }) {
     const v = view();
     if (v.seat === null || v.seat === undefined) return null;
     const seat = v.seats[1 - v.seat];
-    return seat && seat.id && !seat.bot ? { index: 1 - v.seat, seat: { ...seat, id: seat.id } } : null;
+    return seat?.id && !seat.bot ? { index: 1 - v.seat, seat: { ...seat, id: seat.id } } : null;
   }
 
   /** Talk is for two people at a friend or quick table. */
@@ -77,14 +77,23 @@ export function createTalk({ code, view, send, redraw }) {
     if (!available() || !other) return null;
     const quiet = Date.now() < quietUntil;
     const muted = isMuted();
-    return h("div", { class: "talk-bar", id: "talk-bar", role: "group", "aria-label": t("talk.label") },
+    return h(
+      "div",
+      { class: "talk-bar", id: "talk-bar", role: "group", "aria-label": t("talk.label") },
       button(muted ? "talk.unmute" : "talk.mute", toggleMute, {
-        class: `btn small mute-switch${muted ? " on" : ""}`, id: "mute-switch", "aria-pressed": muted ? "true" : "false",
+        class: `btn small mute-switch${muted ? " on" : ""}`,
+        id: "mute-switch",
+        "aria-pressed": muted ? "true" : "false",
         title: t("talk.mute.title", { name: other.seat.name || "" }),
       }),
-      PHRASES.map((phrase) => button(`talk.${phrase}`, () => say(phrase), {
-        class: "btn small talk-phrase", "data-phrase": phrase, disabled: quiet,
-      })));
+      PHRASES.map((phrase) =>
+        button(`talk.${phrase}`, () => say(phrase), {
+          class: "btn small talk-phrase",
+          "data-phrase": phrase,
+          disabled: quiet,
+        }),
+      ),
+    );
   }
 
   async function toggleMute() {
@@ -110,7 +119,9 @@ export function createTalk({ code, view, send, redraw }) {
   function decorate(/** @type {HTMLElement} */ container, /** @type {number} */ player) {
     const words = said.get(player);
     if (words && words.until > Date.now()) {
-      container.append(tx(`talk.${words.phrase}`, null, "span", { class: "talk-bubble", "data-seat": player, role: "status" }));
+      container.append(
+        tx(`talk.${words.phrase}`, null, "span", { class: "talk-bubble", "data-seat": player, role: "status" }),
+      );
     }
   }
 

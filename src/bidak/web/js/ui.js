@@ -1,7 +1,7 @@
 // @ts-check
 // Dialogs, toasts and small shared widgets.
-import { h, tx, button, clear, append } from "./dom.js";
-import { t, onLanguage } from "./i18n.js";
+import { append, button, clear, h, tx } from "./dom.js";
+import { onLanguage, t } from "./i18n.js";
 
 /** @typedef {import("./types.js").Child} Child */
 
@@ -63,14 +63,25 @@ export function dialog({ title, titleParams, body, actions = [], dismissable = t
   const draw = () => {
     // (Element.append would write a null as the text "null": the parts go through `h`'s rules.)
     clear(box);
-    append(box,
+    append(
+      box,
       title ? tx(title, typeof titleParams === "function" ? titleParams() : titleParams, "h2") : null,
       body ? h("div", { class: "dialog-body" }, typeof body === "function" ? body() : body) : null,
-      h("div", { class: "dialog-actions" },
-        actions.map((a) => button(a.key, () => {
-          if (a.keepOpen !== true) close();
-          if (a.onclick) a.onclick();
-        }, { class: `btn ${a.kind || ""}`, params: a.params, id: a.id }))));
+      h(
+        "div",
+        { class: "dialog-actions" },
+        actions.map((a) =>
+          button(
+            a.key,
+            () => {
+              if (a.keepOpen !== true) close();
+              if (a.onclick) a.onclick();
+            },
+            { class: `btn ${a.kind || ""}`, params: a.params, id: a.id },
+          ),
+        ),
+      ),
+    );
   };
   draw();
   off = onLanguage(draw);
@@ -100,16 +111,22 @@ export function segmented(name, choices, value, onchange) {
   const draw = (/** @type {T} */ current) => {
     clear(group);
     for (const choice of choices) {
-      group.append(button(choice.key, () => {
-        onchange(choice.value);
-        draw(choice.value);
-      }, {
-        class: choice.value === current ? "seg on" : "seg",
-        role: "radio",
-        "aria-checked": choice.value === current ? "true" : "false",
-        "data-value": String(choice.value),
-        params: choice.params,
-      }));
+      group.append(
+        button(
+          choice.key,
+          () => {
+            onchange(choice.value);
+            draw(choice.value);
+          },
+          {
+            class: choice.value === current ? "seg on" : "seg",
+            role: "radio",
+            "aria-checked": choice.value === current ? "true" : "false",
+            "data-value": String(choice.value),
+            params: choice.params,
+          },
+        ),
+      );
     }
   };
   draw(value);
@@ -138,7 +155,7 @@ export async function copyText(/** @type {string} */ text) {
 }
 
 export function prefersReducedMotion() {
-  return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
 }
 
 /** Seconds as m:ss (rounded up, never below 0:00). */

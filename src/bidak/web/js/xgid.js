@@ -35,8 +35,8 @@ export function boardFromXgid(xgid, viewer) {
     points = Array.from({ length: 24 }, (_, i) => -counts[24 - i]);
     bar = [-counts[0], counts[25]];
   }
-  const mine = points.reduce((a, n) => a + (n > 0 ? n : 0), 0) + bar[0];
-  const theirs = points.reduce((a, n) => a + (n < 0 ? -n : 0), 0) + bar[1];
+  const mine = points.reduce((a, n) => a + Math.max(n, 0), 0) + bar[0];
+  const theirs = points.reduce((a, n) => a + Math.max(-n, 0), 0) + bar[1];
   const decision = fields[4] || "00";
   const dice = /^[1-6]{2}$/.test(decision) ? [Number(decision[0]), Number(decision[1])] : null;
   const turn = Number(fields[3]) === 1 ? 1 : 0;

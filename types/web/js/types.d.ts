@@ -445,6 +445,9 @@ export interface TableView {
 /** What a store change asks to draw again (table.js routes it to the views). */
 export type Change = "all" | "board" | "controls" | "play" | "hint" | "seats";
 
+/** The values of a catalog text's {name} placeholders (i18n.js `t`). */
+export type Params = Record<string, unknown>;
+
 /** What dom.js's builders take as content (null, undefined and false are left out). */
 export type Child = Node | string | number | null | undefined | false | Child[];
 

@@ -11,10 +11,10 @@ import { dialog, toast } from "./ui.js";
 const PENDING_KEY = "bidak.account.pending";
 
 /**
- * @import { LetterSent, LinkDone, LinkPreview, SessionItem, ViewContext } from "./types.js"
+ * @import { LetterSent, LinkDone, LinkPreview, Params, SessionItem, ViewContext } from "./types.js"
  * @typedef {{ kind?: string, address?: string | null, delivery?: string, owner?: string | null }} Pending
  *   a letter sent, remembered for this tab until the account shows it done
- * @typedef {[string, import("./i18n.js").Params | null]} Refusal a catalog key and its parameters
+ * @typedef {[string, Params | null]} Refusal a catalog key and its parameters
  */
 
 export const accountApi = {

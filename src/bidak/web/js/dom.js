@@ -4,13 +4,9 @@
 // a translated string from data.
 import { t } from "./i18n.js";
 
-const SVG_NS = "http://www.w3.org/2000/svg";
+/** @import { Child, Params } from "./types.js" */
 
-/**
- * What an element is given as content: nodes, text, numbers, nested lists; null, undefined
- * and false are left out.
- * @typedef {import("./types.js").Child} Child
- */
+const SVG_NS = "http://www.w3.org/2000/svg";
 
 /**
  * Attributes: `class`, `dataset`, `style` (an object), `on...` listeners, properties the
@@ -83,7 +79,7 @@ export function append(/** @type {Element} */ el, /** @type {Child[]} */ ...chil
  * An element (a span unless `tag` says otherwise) holding the catalog text of `key`.
  * @template {keyof HTMLElementTagNameMap} [K="span"]
  * @param {string} key
- * @param {import("./i18n.js").Params | null} [params]
+ * @param {Params | null} [params]
  * @param {K} [tag]
  * @param {Attrs} [attrs]
  * @returns {HTMLElementTagNameMap[K]}
@@ -120,7 +116,7 @@ export function clear(el) {
  * A button labelled with the catalog text of `key` (`attrs.params` fills it in).
  * @param {string} key
  * @param {(event: MouseEvent) => void} onclick
- * @param {Attrs & { params?: import("./i18n.js").Params | null }} [attrs]
+ * @param {Attrs & { params?: Params | null }} [attrs]
  */
 export function button(key, onclick, attrs = {}) {
   const { params, ...rest } = attrs;

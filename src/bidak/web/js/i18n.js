@@ -16,7 +16,7 @@ export const LANGUAGES = [
   { code: "fi", name: "Suomi" },
 ];
 const STORAGE_KEY = "bidak.lang";
-/** @typedef {Record<string, unknown>} Params the values of a text's {name} placeholders */
+/** @import { Params } from "./types.js" */
 /** @type {Record<string, Record<string, string>>} */
 const catalogs = { id, en, fi };
 let current = "en";

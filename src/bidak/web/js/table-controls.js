@@ -9,6 +9,8 @@ import { t } from "./i18n.js";
 import { BAR, isComplete, OFF } from "./selection.js";
 import { nameOf } from "./table-names.js";
 
+/** @import { Table } from "./types.js" */
+
 /**
  * @import { TableStore } from "./table-store.js"
  * @import { BoardView } from "./table-board.js"
@@ -18,7 +20,7 @@ import { nameOf } from "./table-names.js";
  * @param {TableStore} store
  * @param {BoardView} board
  * @param {{ controls: () => HTMLElement, autoplay: () => HTMLElement, status: () => HTMLElement }} where
- * @param {{ showHint: () => void, resign: () => void, syncOffers: (tb: import("./types.js").Table) => void }} actions
+ * @param {{ showHint: () => void, resign: () => void, syncOffers: (tb: Table) => void }} actions
  */
 export function createControls(store, board, where, { showHint, resign, syncOffers }) {
   const v = store.state;

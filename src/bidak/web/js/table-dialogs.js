@@ -7,6 +7,8 @@ import { t } from "./i18n.js";
 import { nameOf } from "./table-names.js";
 import { dialog, segmented } from "./ui.js";
 
+/** @import { DialogAction } from "./ui.js" */
+
 /**
  * @import { MatchEvent, Table } from "./types.js"
  * @import { TableStore } from "./table-store.js"
@@ -84,7 +86,7 @@ export function createDialogs(store, { navigate, afterPanel }) {
         tx("resign.match.body", null, "p"),
         gameToo ? tx("resign.game.hint", null, "p", { class: "muted small" }) : null,
       );
-    /** @type {import("./ui.js").DialogAction[]} */
+    /** @type {DialogAction[]} */
     const actions = [];
     if (allowed.has("forfeit"))
       actions.push({ key: "btn.forfeit", kind: "danger", id: "btn-forfeit", onclick: forfeit });

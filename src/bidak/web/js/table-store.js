@@ -21,8 +21,8 @@ import {
 import { prefersReducedMotion } from "./ui.js";
 
 /**
- * @import { Action, Board, Change, ErrorMessage, EventsMessage, MatchEvent, Options, ServerMessage,
- *   SnapshotMessage, Table, TableView } from "./types.js"
+ * @import { Action, Arrow, Board, Change, Deadline, ErrorMessage, EventsMessage, HintState, LoggedEvent,
+ *   MatchEvent, Options, ServerMessage, SnapshotMessage, Step, Table, TableView } from "./types.js"
  */
 
 /**
@@ -122,7 +122,7 @@ export function createTableStore(code, hooks) {
     }
   }
 
-  /** @param {{ now?: number, deadline: import("./types.js").Deadline | null }} message */
+  /** @param {{ now?: number, deadline: Deadline | null }} message */
   function setClock(message) {
     if (typeof message.now === "number") v.offset = message.now - Date.now() / 1000;
     v.deadline = message.deadline || null;
@@ -197,7 +197,7 @@ export function createTableStore(code, hooks) {
     emit("all");
   }
 
-  /** @param {import("./types.js").LoggedEvent} item */
+  /** @param {LoggedEvent} item */
   function addLog(item) {
     v.log.push(item);
     if (v.log.length > 200) v.log.shift();
@@ -282,7 +282,7 @@ export function createTableStore(code, hooks) {
   /**
    * The boards a play goes through, step by step, in the viewer's numbering.
    * @param {Board} board
-   * @param {import("./types.js").Step[]} steps
+   * @param {Step[]} steps
    * @param {boolean} mine
    * @returns {Frame[]}
    */
@@ -413,7 +413,7 @@ export function createTableStore(code, hooks) {
     emit("controls");
   }
 
-  /** @param {import("./types.js").HintState | null} hint @param {import("./types.js").Arrow[] | null} arrows */
+  /** @param {HintState | null} hint @param {Arrow[] | null} arrows */
   function setHint(hint, arrows) {
     v.hint = hint;
     v.hintArrows = arrows;

@@ -13,7 +13,7 @@ const EVERY_MS = 3000;
 const SHOWN_MS = 4000;
 const MUTED_KEY = "bidak.muted";
 
-/** @import { TableView, TalkMessage } from "./types.js" */
+/** @import { Seat, TableView, TalkMessage } from "./types.js" */
 
 /** @returns {Set<string>} */
 function mutedIds() {
@@ -41,7 +41,7 @@ export function createTalk({ code, view, send, redraw }) {
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let quietTimer;
 
-  /** @returns {{ index: number, seat: import("./types.js").Seat & { id: string } } | null} */
+  /** @returns {{ index: number, seat: Seat & { id: string } } | null} */
   function opponent() {
     const v = view();
     if (v.seat === null || v.seat === undefined) return null;

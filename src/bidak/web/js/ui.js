@@ -3,7 +3,7 @@
 import { append, button, clear, h, tx } from "./dom.js";
 import { onLanguage, t } from "./i18n.js";
 
-/** @typedef {import("./types.js").Child} Child */
+/** @import { Child, Params } from "./types.js" */
 
 /** @type {HTMLElement | null} */
 let toastHost = null;
@@ -32,14 +32,14 @@ export function toast(node, kind = "info", ms = 2600) {
 /**
  * A dialog's button: the catalog key of its label, what it does (the dialog closes first
  * unless `keepOpen`), its look (`kind`: primary, danger) and id.
- * @typedef {{ key: string, onclick?: () => void, kind?: string, params?: import("./i18n.js").Params,
+ * @typedef {{ key: string, onclick?: () => void, kind?: string, params?: Params,
  *   id?: string, keepOpen?: boolean }} DialogAction
  */
 
 /**
  * A modal dialog. `body` may be a function (drawn again on a change of language); returns
  * {close, el}. Escape or the backdrop closes it when `dismissable`.
- * @param {{ title?: string, titleParams?: import("./i18n.js").Params | (() => import("./i18n.js").Params),
+ * @param {{ title?: string, titleParams?: Params | (() => Params),
  *   body?: Child | (() => Child), actions?: DialogAction[], dismissable?: boolean, id?: string,
  *   onClose?: () => void }} options
  */
@@ -102,7 +102,7 @@ export function closeDialogs() {
  * A row of toggle buttons, one of them on.
  * @template T
  * @param {string} name
- * @param {{ value: T, key: string, params?: import("./i18n.js").Params }[]} choices
+ * @param {{ value: T, key: string, params?: Params }[]} choices
  * @param {T} value
  * @param {(value: T) => void} onchange
  */

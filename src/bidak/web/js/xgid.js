@@ -1,4 +1,6 @@
 // @ts-check
+
+/** @import { Board } from "./types.js" */
 // Reading the XGID text the review gives for each decision, only to draw it (formats.md 3).
 // XGID's board is the bottom player's view; in Bidak's XGIDs the bottom player is seat 1.
 // Nothing is computed about the position: it is drawn as written.
@@ -18,7 +20,7 @@ function count(/** @type {string} */ char) {
  * The board of `xgid` as seat `viewer` sees it: {points, bar, off}, plus dice and turn.
  * @param {string} xgid
  * @param {number} viewer
- * @returns {{ board: import("./types.js").Board, dice: number[] | null, turn: number }}
+ * @returns {{ board: Board, dice: number[] | null, turn: number }}
  */
 export function boardFromXgid(xgid, viewer) {
   const body = xgid.replace(/^XGID=/i, "");

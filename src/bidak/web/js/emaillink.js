@@ -3,7 +3,7 @@
 // nothing before the one click (docs/protocol.md, "Accounts"), then shows the result and the
 // way back. It asks /api/me nothing (a sign-in link in a new browser needs no guest first).
 // Names and addresses are data: catalog parameters (text), never HTML.
-import { accountApi } from "./account.js";
+import { accountApi } from "./account-parts.js";
 import { ApiError } from "./api.js";
 import { button, clear, h, tx } from "./dom.js";
 import { onLanguage } from "./i18n.js";

@@ -10,7 +10,8 @@ import { usedDice } from "./selection.js";
 
 /**
  * @import { Board, BoardState } from "./types.js"
- * @import { Frame, TableStore } from "./table-store.js"
+ * @import { TableStore } from "./table-store.js"
+ * @import { Frame } from "./table-views.js"
  */
 
 const STEP_MS = 300;

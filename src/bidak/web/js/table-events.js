@@ -9,7 +9,8 @@ import { toast } from "./ui.js";
 
 /**
  * @import { MatchEvent } from "./types.js"
- * @import { Shown, TableStore } from "./table-store.js"
+ * @import { Shown } from "./table-queue.js"
+ * @import { TableStore } from "./table-store.js"
  * @import { BoardView } from "./table-board.js"
  */
 

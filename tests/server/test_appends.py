@@ -17,10 +17,11 @@ import pytest
 from sqlalchemy import text
 
 from bidak.match import RuleSet, event_to_json, rules_to_json, start_match, state_to_json
+from bidak.server.rooms.queries import Append, Conflict
 from bidak.server.store.batches import Batcher, Outcome
 from bidak.server.store.db import Database
 from bidak.server.store.models import MatchRow, RoomRow
-from bidak.server.store.repo import Append, Conflict, Store, new_id
+from bidak.server.store.repo import Store, new_id
 from tests.server import backends
 
 pytestmark = pytest.mark.anyio

@@ -104,7 +104,7 @@ async def test_a_clock_nobody_is_watching_is_found_by_the_sweep(tmp_path: Path) 
             service = running.services.rooms
             match_id = alice.messages[-1]["match"]
             # Lose the armed clock, as if it lived in a process that is gone.
-            task = service._tasks.pop(match_id)
+            task = service.timers._tasks.pop(match_id)
             task.cancel()
             await clock.advance(31)
             await service.settle()
@@ -240,7 +240,7 @@ async def test_auto_play_rolls_at_the_roll_decision_and_never_doubles(tmp_path: 
             clients = {0: alice, 1: bob}
             # The bot auto-play would ask is one that always wants to double.
             eager = EagerDoubler()
-            service._bots[f"{match_id}:{sleeper}"] = eager
+            service.bots._bots[f"{match_id}:{sleeper}"] = eager
             await _expire(running, alice, clock)
             await service.settle()
             assert alice.table is not None and alice.table["autoplay"][sleeper] is True

@@ -35,9 +35,9 @@ async def test_a_full_practice_match_against_a_bot(tmp_path: Path) -> None:
         # A finished match leaves nothing behind in the process that served it (a server
         # runs for months): no lock, no live state, no bot.
         rooms = running.services.rooms
-        assert room["match_id"] not in rooms._locks
-        assert room["match_id"] not in rooms._live
-        assert not any(key.startswith(room["match_id"]) for key in rooms._bots)
+        assert room["match_id"] not in rooms.actor._locks
+        assert room["match_id"] not in rooms.actor._live
+        assert not any(key.startswith(room["match_id"]) for key in rooms.bots._bots)
 
 
 async def test_a_reconnect_in_the_middle_of_a_turn_gets_exactly_what_was_missed(

@@ -40,7 +40,8 @@ from bidak.server.protocol import (
     error,
     to_action,
 )
-from bidak.server.rooms.service import RoomError, deadline_json, room_channel, seat_of
+from bidak.server.rooms.actor import deadline_json
+from bidak.server.rooms.room import RoomError, room_channel, seat_of
 from bidak.server.routes.rooms import seat_infos
 from bidak.server.services import Services
 from bidak.server.sockets import REPLACED, REPLACED_REASON

@@ -17,7 +17,15 @@ from sqlalchemy import Table, select, update
 from sqlalchemy.engine import Connection
 
 from bidak.match import rules_from_json
-from bidak.server.rooms.service import RoomError, RoomService, new_room_code, room_channel, seat_of
+from bidak.server.rooms.room import (
+    Room,
+    RoomError,
+    RoomKind,
+    new_room_code,
+    room_channel,
+    seat_of,
+)
+from bidak.server.rooms.service import RoomService
 from bidak.server.store.models import RoomRow
 
 OFFER_SECONDS = 60.0
@@ -76,7 +84,7 @@ async def rematch(rooms: RoomService, code: str, player_id: str) -> Rematch:
     if row.rematch_room is not None:
         return Rematch("accepted", room=row.rematch_room)
     live_offer = row.rematch_by is not None and row.rematch_at >= now - OFFER_SECONDS
-    practice = room.kind == "practice"
+    practice = room.kind is RoomKind.PRACTICE
     if practice or (live_offer and row.rematch_by != player_id):
         return await _start(rooms, room, row.rematch_by or player_id, now)
     row = await db.write(partial(_offer, code=code, player_id=player_id, now=now))
@@ -90,7 +98,7 @@ async def rematch(rooms: RoomService, code: str, player_id: str) -> Rematch:
     return offered
 
 
-async def _start(rooms: RoomService, room: RoomRow, offered_by: str, now: float) -> Rematch:
+async def _start(rooms: RoomService, room: Room, offered_by: str, now: float) -> Rematch:
     new = new_room_code()
     db = rooms.store.db
     accepted = await db.write(
@@ -103,7 +111,9 @@ async def _start(rooms: RoomService, room: RoomRow, offered_by: str, now: float)
         raise RoomError("expired", "The rematch offer ran out; offer one yourself")
     rules = rules_from_json(room.rules)
     # The other player starts in seat 0 this time (against a bot, the person keeps seat 0).
-    seats = (room.seat0_id, None) if room.kind == "practice" else (room.seat1_id, room.seat0_id)
+    seats = (
+        (room.seat0_id, None) if room.kind is RoomKind.PRACTICE else (room.seat1_id, room.seat0_id)
+    )
     twin = await rooms.new_room(
         room.creator_id,
         room.kind,

@@ -22,7 +22,7 @@ from bidak.errors import BidakError
 from bidak.match import Phase, Player, event_from_json, state_from_json
 from bidak.server.analyst import Busy
 from bidak.server.community.queries import record_review
-from bidak.server.rooms.service import RoomError, is_bot_seat, seat_of
+from bidak.server.rooms.room import RoomError, RoomKind, is_bot_seat, seat_of
 from bidak.server.services import PlayerDep, Services, ServicesDep, too_soon
 
 router = APIRouter(tags=["analysis"])
@@ -50,7 +50,7 @@ async def hint(
     except RoomError as error:
         raise HTTPException(404, error.message) from None
     seat = seat_of(room, player.id)
-    if room.kind != "practice" or seat is None:
+    if room.kind is not RoomKind.PRACTICE or seat is None:
         raise HTTPException(403, "Hints are for your own practice matches")
     if room.match_id is None:
         raise HTTPException(409, "The match has not started")
@@ -82,7 +82,7 @@ async def review(
         raise HTTPException(404, "There is no such match")
     if state_from_json(row.state).phase is not Phase.MATCH_OVER:
         room = await services.store.room(row.room_code)
-        if room is None or room.kind != "practice":
+        if room is None or room.kind is not RoomKind.PRACTICE:
             raise HTTPException(409, "The review of a match between players opens when it ends")
 
     key = (match_id, row.version, ply)

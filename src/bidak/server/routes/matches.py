@@ -7,8 +7,9 @@ from fastapi.responses import PlainTextResponse
 
 from bidak.formats import write_mat
 from bidak.formats.match_mat import match_to_mat
-from bidak.match import event_from_json
+from bidak.match import Player, event_from_json
 from bidak.server.dice import all_dice
+from bidak.server.rooms.room import is_bot_seat
 from bidak.server.schemas import DiceProof, EventItem, MatchEvents, MatchRating, RatingLine
 from bidak.server.services import Services, ServicesDep
 from bidak.server.store.models import MatchRow
@@ -49,7 +50,7 @@ async def mat_text(services: Services, row: MatchRow) -> str:
     )
     players = []
     for index, seat_id in enumerate((room.seat0_id, room.seat1_id) if room else (None, None)):
-        if room is not None and room.kind == "practice" and index == 1:
+        if room is not None and is_bot_seat(room, Player(index)):
             players.append(f"Bot {room.bot_level}")
         else:
             players.append(names[seat_id].name if seat_id in names else f"Player {index}")

@@ -7,7 +7,7 @@ from fastapi import APIRouter, HTTPException
 from bidak.match import Phase, Player, state_from_json
 from bidak.server.mail.addresses import masked
 from bidak.server.names import NameRefused, clean_name
-from bidak.server.rooms.service import seat_of
+from bidak.server.rooms.room import bot_seat_name, is_bot_seat, seat_of
 from bidak.server.schemas import HistoryItem, Me, Rename
 from bidak.server.services import PlayerDep, ServicesDep
 from bidak.server.store.models import PlayerRow
@@ -53,8 +53,9 @@ async def history(player: PlayerDep, services: ServicesDep) -> list[HistoryItem]
     for (room, match), other in zip(rows, others, strict=True):
         state = state_from_json(match.state)
         seat = seat_of(room, player.id) or Player.ZERO
-        if room.kind == "practice":
-            opponent = f"Bot ({room.bot_level})"
+        bot = is_bot_seat(room, seat.opponent)
+        if bot:
+            opponent = bot_seat_name(room.bot_level)
         else:
             opponent = names[other].name if other in names else "(waiting)"
         finished = state.phase is Phase.MATCH_OVER
@@ -62,10 +63,10 @@ async def history(player: PlayerDep, services: ServicesDep) -> list[HistoryItem]
             HistoryItem(
                 room=room.code,
                 match_id=match.id,
-                kind=room.kind,
+                kind=room.kind.value,
                 seat=int(seat),
                 opponent=opponent,
-                bot=room.bot_level if room.kind == "practice" else None,
+                bot=room.bot_level if bot else None,
                 length=state.rules.length,
                 score=[state.score[seat], state.score[seat.opponent]],
                 finished=finished,

@@ -10,24 +10,26 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 
 from bidak.economy.shop import table_checkers
+from bidak.match import Player
 from bidak.server.matchmaking import queries
+from bidak.server.rooms.options import PracticeOptions
 from bidak.server.rooms.rematch import rematch
-from bidak.server.rooms.service import RoomError, seat_of
+from bidak.server.rooms.room import Room, RoomError, RoomKind, bot_seat_name, is_bot_seat, seat_of
 from bidak.server.schemas import RoomInfo, RoomOptions, SeatInfo
 from bidak.server.services import PlayerDep, Services, ServicesDep, too_soon
-from bidak.server.store.models import PlayerRow, RoomRow
+from bidak.server.store.models import PlayerRow
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
 
-def invite_url(request: Request, services: Services, room: RoomRow) -> str | None:
-    if room.kind != "friend":
+def invite_url(request: Request, services: Services, room: Room) -> str | None:
+    if room.kind is not RoomKind.FRIEND:
         return None
     base = services.settings.public_url.rstrip("/") or str(request.base_url).rstrip("/")
     return f"{base}/#/room/{room.code}"
 
 
-async def seat_infos(services: Services, room: RoomRow, viewer_id: str | None) -> list[SeatInfo]:
+async def seat_infos(services: Services, room: Room, viewer_id: str | None) -> list[SeatInfo]:
     """Who sits where: names, the bot's level, which seat is the viewer's, and each seat's
     checkers as every screen shows them (the second seat's fall back to a default set when the
     two players chose sets that look alike)."""
@@ -37,9 +39,9 @@ async def seat_infos(services: Services, room: RoomRow, viewer_id: str | None) -
     seats: list[SeatInfo] = []
     for index, seat_id in enumerate((room.seat0_id, room.seat1_id)):
         checkers = looks[index].id
-        if room.kind == "practice" and index == 1:
+        if is_bot_seat(room, Player(index)):
             seats.append(
-                SeatInfo(name=f"Bot ({room.bot_level})", bot=room.bot_level, checkers=checkers)
+                SeatInfo(name=bot_seat_name(room.bot_level), bot=room.bot_level, checkers=checkers)
             )
         else:
             name = names[seat_id].name if seat_id in names else None
@@ -49,13 +51,14 @@ async def seat_infos(services: Services, room: RoomRow, viewer_id: str | None) -
 
 
 async def room_info(
-    request: Request, services: Services, room: RoomRow, player: PlayerRow
+    request: Request, services: Services, room: Room, player: PlayerRow
 ) -> RoomInfo:
     seats = await seat_infos(services, room, player.id)
     seat = seat_of(room, player.id)
     return RoomInfo(
         code=room.code,
-        kind="practice" if room.kind == "practice" else "friend",
+        # A quick room shows as a friend room (two people at a table).
+        kind="practice" if room.kind is RoomKind.PRACTICE else "friend",
         invite_url=invite_url(request, services, room),
         seat=None if seat is None else int(seat),
         seats=seats,
@@ -76,7 +79,7 @@ async def create_room(
     """Create a room. A practice match starts at once; a friend room waits for the invitee."""
     limits = services.limits
     too_soon(await limits.wait(limits.rooms, player.id, services.clock.now()), "new rooms")
-    if options.kind == "practice":
+    if isinstance(options, PracticeOptions):
         room = await services.rooms.create_practice(player, options)
     else:
         room = await services.rooms.create_friend(player, options)

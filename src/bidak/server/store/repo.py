@@ -1,54 +1,30 @@
-"""Repositories: every read and write the server makes, each in one short transaction."""
+"""Repositories: every read and write the server makes, each in one short transaction.
+
+The rooms' and matches' queries live with the rooms (:class:`bidak.server.rooms.queries.
+RoomStore`); :class:`Store` extends them with the players' and sessions', so the server holds one
+store object.
+"""
 
 from __future__ import annotations
 
 import hashlib
-import re
 import secrets
-import sqlite3
-from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any, cast
+from typing import cast
 
-from sqlalchemy import Table, bindparam, insert, inspect, or_, select, update
+from sqlalchemy import Table, select, update
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from bidak.server.store.batches import Batcher, Outcome
-from bidak.server.store.db import Database
-from bidak.server.store.models import (
-    Base,
-    EventRow,
-    MatchRow,
-    PlayerRow,
-    RatedMatchRow,
-    RoomRow,
-    SessionRow,
-)
-from bidak.server.store.rated import RatedEnd, rate
-
-
-class Conflict(Exception):
-    """Another writer appended to the match first; reload and try again."""
+from bidak.server.rooms.queries import RoomStore
+from bidak.server.store.models import PlayerRow, SessionRow
+from bidak.server.store.rows import insert_rows as _insert
+from bidak.server.store.rows import is_key as is_key
+from bidak.server.store.rows import new_id as new_id
 
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def new_id() -> str:
-    return secrets.token_hex(16)
-
-
-_KEY = re.compile(r"[A-Za-z0-9_-]{1,32}")
-
-
-def is_key(text: str) -> bool:
-    """Whether ``text`` could be a room code or match id at all; anything else (a NUL, which
-    PostgreSQL cannot even compare, or a lone surrogate) is simply not found."""
-    return _KEY.fullmatch(text) is not None
 
 
 def token_hash(token: str) -> str:
@@ -70,27 +46,8 @@ def new_session(player_id: str, at: datetime, device: str) -> tuple[str, Session
     return token, row
 
 
-@dataclass(frozen=True)
-class Append:
-    """What one accepted intent changes: new events and the match row's new values."""
-
-    match_id: str
-    expected_version: int
-    events: list[dict[str, Any]]
-    state: dict[str, Any]
-    dice_drawn: int
-    deadline: float | None
-    deadline_version: int | None
-    finished: bool
-    at: float
-    rated: RatedEnd | None = None
-    """Set on the append that ends a rated match: the ratings move in the same transaction."""
-
-
-class Store:
-    def __init__(self, db: Database) -> None:
-        self.db = db
-        self._appends: Batcher[Append] = Batcher(self._append_batch)
+class Store(RoomStore):
+    """The server's store: rooms and matches (:class:`RoomStore`), players and sessions."""
 
     # -- players and sessions -------------------------------------------------------------------
 
@@ -139,258 +96,8 @@ class Store:
             raise KeyError(player_id)
         return renamed
 
-    # -- rooms ------------------------------------------------------------------------------------
-
-    async def create_room(self, room: RoomRow) -> RoomRow:
-        await self.db.write(partial(_insert, rows=[room]))
-        return room
-
-    async def room(self, code: str) -> RoomRow | None:
-        if not is_key(code):
-            return None
-        async with self.db.session() as session:
-            return await session.get(RoomRow, code)
-
-    async def take_seat(self, code: str, seat: int, player_id: str) -> bool:
-        """Seat ``player_id`` if the seat is still empty (atomic: two visitors cannot both win)."""
-        column = _ROOMS.c.seat0_id if seat == 0 else _ROOMS.c.seat1_id
-        claim = update(_ROOMS).where(_ROOMS.c.code == code, column.is_(None))
-        taken: bool = await self.db.write(
-            lambda connection: bool(connection.execute(claim.values({column: player_id})).rowcount)
-        )
-        return taken
-
-    async def rooms_of(self, player_id: str, limit: int = 50) -> list[tuple[RoomRow, MatchRow]]:
-        async with self.db.session() as session:
-            rows = await session.execute(
-                select(RoomRow, MatchRow)
-                .join(MatchRow, MatchRow.id == RoomRow.match_id)
-                .where(or_(RoomRow.seat0_id == player_id, RoomRow.seat1_id == player_id))
-                .order_by(MatchRow.updated_at.desc())
-                .limit(limit)
-            )
-            return [(room, match) for room, match in rows]
-
-    # -- matches ----------------------------------------------------------------------------------
-
-    async def create_match(
-        self, room_code: str, match: MatchRow, events: list[dict[str, Any]], at: float
-    ) -> None:
-        """Store a new match as the room's match; Conflict if the room has one already."""
-        await self.db.write(
-            partial(_create_match, room_code=room_code, match=match, events=events, at=at)
-        )
-
-    async def match(self, match_id: str) -> MatchRow | None:
-        if not is_key(match_id):
-            return None
-        async with self.db.session() as session:
-            return await session.get(MatchRow, match_id)
-
-    async def append(self, change: Append) -> None:
-        """Store new events and the match's new state in one transaction, or raise Conflict.
-
-        The row is updated only if its version is still the one the writer read, and the events'
-        (match, version) keys are unique: of two writers, exactly one commits. Appends that
-        arrive together share a transaction (:mod:`bidak.server.store.batches`); each still
-        returns only once it is committed, and each conflict is its own.
-        """
-        await self._appends.submit(change)
-
-    async def close(self) -> None:
-        await self._appends.close()
-
-    async def _append_batch(self, changes: Sequence[Append]) -> list[Outcome]:
-        """Store ``changes`` in one transaction; if that fails as a whole, one by one."""
-        if len(changes) > 1:
-            try:
-                return await self.db.write(partial(_append_all, changes=changes), urgent=True)
-            except Exception:  # e.g. an event key taken: find out whose it was
-                pass
-        outcomes: list[Outcome] = []
-        for change in changes:
-            try:
-                one = partial(_append_all, changes=[change])
-                outcomes.extend(await self.db.write(one, urgent=True))
-            except IntegrityError:
-                outcomes.append(Conflict(change.match_id))
-            except Exception as failed:
-                outcomes.append(failed)
-        return outcomes
-
-    async def events(self, match_id: str, after: int = 0) -> list[EventRow]:
-        async with self.db.session() as session:
-            rows = await session.scalars(
-                select(EventRow)
-                .where(EventRow.match_id == match_id, EventRow.version > after)
-                .order_by(EventRow.version)
-            )
-            return list(rows)
-
-    async def overdue(self, before: float, limit: int = 200) -> list[MatchRow]:
-        """Unfinished matches whose current clock ran out before ``before``."""
-        async with self.db.session() as session:
-            rows = await session.scalars(
-                select(MatchRow)
-                .where(
-                    MatchRow.finished.is_(False),
-                    MatchRow.deadline.is_not(None),
-                    MatchRow.deadline < before,
-                    MatchRow.deadline_version == MatchRow.version,
-                )
-                .limit(limit)
-            )
-            return list(rows)
-
-    async def quick_room_in_play(self, player_id: str) -> str | None:
-        """The code of the player's newest quick match room whose match is not over."""
-        async with self.db.session() as session:
-            found = await session.scalar(
-                select(RoomRow.code)
-                .join(MatchRow, MatchRow.id == RoomRow.match_id)
-                .where(
-                    RoomRow.kind == "quick",
-                    or_(RoomRow.seat0_id == player_id, RoomRow.seat1_id == player_id),
-                    MatchRow.finished.is_(False),
-                )
-                .order_by(RoomRow.created_at.desc())
-                .limit(1)
-            )
-            return found
-
-    async def rated_match(self, match_id: str) -> RatedMatchRow | None:
-        if not is_key(match_id):
-            return None
-        async with self.db.session() as session:
-            return await session.get(RatedMatchRow, match_id)
-
-    async def live_matches(self) -> list[MatchRow]:
-        """Unfinished matches: their clocks and bots are re-armed at start."""
-        async with self.db.session() as session:
-            rows = await session.scalars(select(MatchRow).where(MatchRow.finished.is_(False)))
-            return list(rows)
-
 
 _PLAYERS = cast(Table, PlayerRow.__table__)
-_ROOMS = cast(Table, RoomRow.__table__)
-_MATCHES = cast(Table, MatchRow.__table__)
-_EVENTS = cast(Table, EventRow.__table__)
-_ADVANCE = (
-    update(_MATCHES)
-    .where(_MATCHES.c.id == bindparam("m_id"), _MATCHES.c.version == bindparam("m_expected"))
-    .values(
-        state=bindparam("m_state"),
-        version=bindparam("m_version"),
-        dice_drawn=bindparam("m_dice_drawn"),
-        deadline=bindparam("m_deadline"),
-        deadline_version=bindparam("m_deadline_version"),
-        finished=bindparam("m_finished"),
-        updated_at=bindparam("m_updated_at"),
-    )
-)
-"""A match row moves to its new state if it is still at the version its writer read."""
-
-
-def _append_all(connection: Connection, changes: Sequence[Append]) -> list[Outcome]:
-    """Advance each match row (a Conflict for each row another writer moved first), then insert
-    the events of those that advanced, all in the caller's transaction.
-
-    Core statements on the tables, built once: the hot path of every action skips the ORM's
-    unit of work. On SQLite they go straight to the driver (:func:`_append_all_sqlite`).
-    """
-    if connection.dialect.name == "sqlite" and not any(c.rated for c in changes):
-        return _append_all_sqlite(connection, changes)
-    outcomes: list[Outcome] = []
-    rows: list[dict[str, Any]] = []
-    now = _now()
-    for change in changes:
-        result = connection.execute(
-            _ADVANCE,
-            {
-                "m_id": change.match_id,
-                "m_expected": change.expected_version,
-                "m_state": change.state,
-                "m_version": change.expected_version + len(change.events),
-                "m_dice_drawn": change.dice_drawn,
-                "m_deadline": change.deadline,
-                "m_deadline_version": change.deadline_version,
-                "m_finished": change.finished,
-                "m_updated_at": now,
-            },
-        )
-        if not result.rowcount:
-            outcomes.append(Conflict(change.match_id))
-            continue
-        outcomes.append(None)
-        if change.rated is not None:
-            rate(connection, change.rated, now)
-        rows.extend(
-            {
-                "match_id": change.match_id,
-                "version": change.expected_version + offset,
-                "payload": payload,
-                "created_at": change.at,
-            }
-            for offset, payload in enumerate(change.events, 1)
-        )
-    if rows:
-        connection.execute(insert(_EVENTS), rows)
-    return outcomes
-
-
-_SQLITE_ADVANCE = (
-    "UPDATE matches SET state = ?, version = ?, dice_drawn = ?, deadline = ?,"
-    " deadline_version = ?, finished = ?, updated_at = ? WHERE id = ? AND version = ?"
-)
-_SQLITE_EVENTS = "INSERT INTO events (match_id, version, payload, created_at) VALUES (?, ?, ?, ?)"
-
-
-def _append_all_sqlite(connection: Connection, changes: Sequence[Append]) -> list[Outcome]:
-    """:func:`_append_all` through the sqlite3 driver itself: the same two statements and the
-    same stored text (values go through the columns' own SQLAlchemy converters), without
-    SQLAlchemy's per-statement work, which was two thirds of an append's time. The driver's
-    errors are raised as SQLAlchemy's, like every other statement's."""
-    dialect = connection.dialect
-    json_text = _MATCHES.c.state.type.dialect_impl(dialect).bind_processor(dialect)
-    stamp = _MATCHES.c.updated_at.type.dialect_impl(dialect).bind_processor(dialect)
-    assert json_text is not None and stamp is not None
-    now = stamp(_now())
-    cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
-    outcomes: list[Outcome] = []
-    rows: list[tuple[Any, ...]] = []
-    statement = _SQLITE_ADVANCE
-    try:
-        for change in changes:
-            cursor.execute(
-                statement,
-                (
-                    json_text(change.state),
-                    change.expected_version + len(change.events),
-                    change.dice_drawn,
-                    change.deadline,
-                    change.deadline_version,
-                    change.finished,
-                    now,
-                    change.match_id,
-                    change.expected_version,
-                ),
-            )
-            if not cursor.rowcount:
-                outcomes.append(Conflict(change.match_id))
-                continue
-            outcomes.append(None)
-            rows.extend(
-                (change.match_id, change.expected_version + offset, json_text(payload), change.at)
-                for offset, payload in enumerate(change.events, 1)
-            )
-        if rows:
-            statement = _SQLITE_EVENTS
-            cursor.executemany(statement, rows)
-    except sqlite3.Error as failed:
-        raise DBAPIError.instance(statement, None, failed, sqlite3.Error) from failed
-    finally:
-        cursor.close()
-    return outcomes
 
 
 # Every write goes through Database.write, so a SQLite file has a single writer: a second
@@ -398,41 +105,7 @@ def _append_all_sqlite(connection: Connection, changes: Sequence[Append]) -> lis
 # busy game writer and fail after its timeout.
 
 
-def _insert(connection: Connection, rows: Sequence[Base]) -> None:
-    """Insert new ORM rows with Core, in order (the ORM objects stay usable as plain values;
-    columns left unset take their defaults)."""
-    for row in rows:
-        table = cast(Table, row.__table__)
-        values = {key: value for key, value in inspect(row).dict.items() if key in table.c}
-        connection.execute(insert(table), values)
-
-
 def _rename(connection: Connection, player_id: str, name: str) -> PlayerRow | None:
     connection.execute(update(_PLAYERS).where(_PLAYERS.c.id == player_id).values(name=name))
     found = connection.execute(select(_PLAYERS).where(_PLAYERS.c.id == player_id)).first()
     return None if found is None else PlayerRow(**found._asdict())
-
-
-def _create_match(
-    connection: Connection,
-    room_code: str,
-    match: MatchRow,
-    events: list[dict[str, Any]],
-    at: float,
-) -> None:
-    claimed = connection.execute(
-        update(_ROOMS)
-        .where(_ROOMS.c.code == room_code, _ROOMS.c.match_id.is_(None))
-        .values(match_id=match.id)
-    )
-    if not claimed.rowcount:
-        raise Conflict(room_code)
-    _insert(connection, [match])
-    if events:
-        connection.execute(
-            insert(_EVENTS),
-            [
-                {"match_id": match.id, "version": index, "payload": payload, "created_at": at}
-                for index, payload in enumerate(events, 1)
-            ],
-        )

@@ -68,6 +68,10 @@ async def running_server(
         if server.started or task.done():
             break
         await asyncio.sleep(0.005)
+    else:
+        server.should_exit = True
+        await task
+        raise TimeoutError("the server did not start listening within 2000 checks")
     if task.done():
         task.result()
     port = server.servers[0].sockets[0].getsockname()[1]

@@ -81,6 +81,8 @@ class ServerThread:
         if self.server is not None:
             self.server.should_exit = True
         self.thread.join(15)
+        if self.thread.is_alive():
+            raise TimeoutError("the server's thread did not stop within 15 s")
 
     def call(self, make: Callable[[], Awaitable[T]], timeout: float = 30) -> T:
         """Run a coroutine on the server's loop (to move a manual clock, or to settle)."""

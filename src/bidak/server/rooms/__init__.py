@@ -1,1 +1,5 @@
-"""Rooms: practice and friend tables, their options and the service that runs them."""
+"""Rooms: practice, friend and quick match tables and the matches played at them.
+
+Other code uses :class:`bidak.server.rooms.service.RoomService` (the facade; its docstring says
+which module of the package holds what) and the vocabulary of :mod:`bidak.server.rooms.room`.
+"""

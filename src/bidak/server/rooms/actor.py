@@ -202,7 +202,7 @@ class Actor:
                             continue
                         raise RoomError("illegal", str(refused)) from None
                     events.extend(first)
-                state, more = automatic_steps(state, dice)
+                state, more = _automatic_steps(state, dice)
                 events.extend(more)
                 if not events:
                     return
@@ -293,7 +293,7 @@ def live_from_row(row: MatchRow, room: Room) -> Live:
     )
 
 
-def automatic_steps(state: MatchState, dice: FairDice) -> tuple[MatchState, list[Event]]:
+def _automatic_steps(state: MatchState, dice: FairDice) -> tuple[MatchState, list[Event]]:
     """The steps nobody chooses (rules.md 10), applied until someone has a real decision."""
     events: list[Event] = []
     while state.phase is not Phase.MATCH_OVER:

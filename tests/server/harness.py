@@ -74,6 +74,7 @@ async def running_server(
         raise TimeoutError("the server did not start listening within 2000 checks")
     if task.done():
         task.result()
+        raise RuntimeError("the server stopped before it listened (a signal asked it to exit?)")
     port = server.servers[0].sockets[0].getsockname()[1]
     try:
         yield Running(f"http://127.0.0.1:{port}", app.state.services)

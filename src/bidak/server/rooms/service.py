@@ -57,6 +57,8 @@ from bidak.server.store.models import MatchRow, PlayerRow, RoomRow
 from bidak.server.store.rated import RatedEnd
 from bidak.server.store.repo import Append, Conflict, Store, new_id
 from bidak.server.views import Views
+from bidak.server.wire.messages import events_note
+from bidak.server.wire.table import Deadline
 
 log = logging.getLogger(__name__)
 
@@ -584,16 +586,15 @@ class RoomService:
     ) -> None:
         """Tell every connection at the room (in every process) what was stored: the events
         (as JSON) from ``from_version`` on and ``state``, the JSON of the state after them."""
-        message: dict[str, Any] = {
-            "kind": "events",
-            "room": live.room.code,
-            "match": live.match_id,
-            "from": from_version,
-            "events": events,
-            "state": state,
-            "deadline": deadline_json(live),
-            "seed": live.seed if live.finished else None,
-        }
+        message = events_note(
+            room=live.room.code,
+            match=live.match_id,
+            first=from_version,
+            events=events,
+            state=state,
+            deadline=deadline_json(live),
+            seed=live.seed if live.finished else None,
+        )
         await self.bus.publish(room_channel(live.room.code), message)
 
 
@@ -634,7 +635,7 @@ def is_bot_seat(room: RoomRow, player: Player) -> bool:
     return room.kind == "practice" and player is Player.ONE
 
 
-def deadline_json(live: Live) -> dict[str, Any] | None:
+def deadline_json(live: Live) -> Deadline | None:
     if live.deadline is None or live.deadline_version != live.state.version:
         return None
     who = decider(live.state)

@@ -88,7 +88,7 @@ class ResignBody(_Strict):
 
     type: Literal["resign"]
     level: Literal[1, 2, 3] = Field(
-        1, description="1 single, 2 gammon, 3 backgammon (times the cube)"
+        1, description="1 single (the default), 2 gammon, 3 backgammon, times the cube"
     )
 
 
@@ -153,7 +153,7 @@ class Join(_Strict):
     type: Literal["join"]
     room: str = Field(min_length=1, max_length=64)
     since: int | None = Field(
-        None, ge=0, description="the last match version this client saw (optional)"
+        None, ge=0, description="optional: the last match version this client saw"
     )
 
 
@@ -164,7 +164,7 @@ class Intent(_Strict):
     type: Literal["intent"]
     action: ActionBody = Field(description="one of the actions below")
     version: int | None = Field(
-        None, ge=0, description="the match version the client saw (optional)"
+        None, ge=0, description="optional: the match version the client saw"
     )
 
 
@@ -179,7 +179,7 @@ class Talk(_Strict):
     every 3 s per player (`rate_limited`), spectators may not (`not_seated`)."""
 
     type: Literal["talk"]
-    phrase: Phrase = Field(description="the phrase's id (:mod:`bidak.server.rooms.talk`)")
+    phrase: Phrase
 
 
 CLIENT_MESSAGES: Final = (Join, Intent, Ping, Talk)

@@ -101,8 +101,8 @@ class SnapshotHead(TypedDict):
     seats: Annotated[
         list[Seat],
         Field(
-            description="names, `id` (account), bot level, `you`, `checkers`: the checker set"
-            " each seat shows on every screen, see Coins"
+            description="each seat's `name`, account `id`, `bot` level, `you` and `checkers`:"
+            " the checker set the seat shows on every screen, see Coins"
         ),
     ]
     move_seconds: int | None
@@ -119,7 +119,7 @@ class SnapshotHead(TypedDict):
 class SnapshotMessage(SnapshotHead):
     """After `join`, and when a match starts at the room."""
 
-    table: Table | None
+    table: Annotated[Table | None, Field(description="see below; null before the match starts")]
 
 
 def snapshot_head(
@@ -202,7 +202,7 @@ class EventsHead(TypedDict):
 class EventsMessage(EventsHead):
     """After every accepted change at the room."""
 
-    table: Table
+    table: Annotated[Table, Field(description="see below")]
 
 
 def events_head(
@@ -233,7 +233,7 @@ class ErrorMessage(TypedDict):
     """An intent or message was refused; the connection stays open."""
 
     type: Literal["error"]
-    code: ErrorCode
+    code: Annotated[ErrorCode, Field(description="see Error codes")]
     message: Annotated[str, Field(description="readable")]
     room: str | None
 
@@ -290,8 +290,6 @@ class QuickLeft(TypedDict):
 QuickMessage = Annotated[
     QuickWaiting | QuickPaired | QuickOffer | QuickLeft, Field(discriminator="state")
 ]
-"""Quick match updates for this player, on every socket of theirs, joined to a room or not, on
-any process."""
 
 
 def quick_waiting(since: float) -> QuickWaiting:
@@ -315,7 +313,7 @@ class RematchOffered(TypedDict):
     type: Literal["rematch"]
     state: Literal["offered"]
     by: Annotated[int, Field(description="the seat that offered")]
-    until: Annotated[float, Field(description="when the offer runs out (server time)")]
+    until: Annotated[float, Field(description="when the offer runs out, server time")]
 
 
 @with_config(_STRICT)
@@ -326,7 +324,6 @@ class RematchAccepted(TypedDict):
 
 
 RematchMessage = Annotated[RematchOffered | RematchAccepted, Field(discriminator="state")]
-"""At a finished room: a rematch offer, and the new room once accepted."""
 
 
 def rematch_offered(by: int, until: float) -> RematchOffered:
@@ -365,16 +362,26 @@ ServerMessage: TypeAdapter[Any] = TypeAdapter(
 """Every server-to-client message, for the tests (``ServerMessage.validate_python``) and the
 docs; nothing on the broadcast path validates."""
 
-SERVER_MESSAGES: Final[tuple[tuple[str, Any], ...]] = (
-    ("snapshot", SnapshotMessage),
-    ("events", EventsMessage),
-    ("error", ErrorMessage),
-    ("pong", PongMessage),
-    ("quick", QuickMessage),
-    ("rematch", RematchMessage),
-    ("talk", TalkMessage),
+SERVER_MESSAGES: Final[tuple[tuple[str, Any, str | None], ...]] = (
+    ("snapshot", SnapshotMessage, None),
+    ("events", EventsMessage, None),
+    ("error", ErrorMessage, None),
+    ("pong", PongMessage, None),
+    (
+        "quick",
+        QuickMessage,
+        "Quick match updates for this player, on every socket of theirs, joined to a room or"
+        " not, on any process.",
+    ),
+    (
+        "rematch",
+        RematchMessage,
+        "At a finished room: a rematch offer, and the new room once accepted.",
+    ),
+    ("talk", TalkMessage, None),
 )
-"""Each wire name and its message (or union of messages by ``state``), in the docs' order."""
+"""Each wire name, its message (or union of messages by ``state``) and, for a union, when it
+is sent (a message's docstring says it otherwise), in the docs' order."""
 
 
 # -- what the bus carries to the senders ----------------------------------------------------------

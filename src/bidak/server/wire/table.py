@@ -62,7 +62,7 @@ class LegalPlay(TypedDict):
 class Table(TypedDict):
     """The whole table as the receiving seat sees it (a spectator sees seat 0's side)."""
 
-    phase: Annotated[Phase, Field(description="the phase of the game")]
+    phase: Phase
     game: Annotated[int, Field(description="the game's number in the match, from 1")]
     turn: Annotated[int | None, Field(description="the seat on roll")]
     viewer: Annotated[int, Field(description="the seat this table is drawn for")]
@@ -80,8 +80,8 @@ class Table(TypedDict):
     cube: Annotated[
         Cube,
         Field(
-            description="`{value, owner` (seat or null), `offered` (value of a pending double"
-            " or null), `in_use}`"
+            description="`{value, owner, offered, in_use}`: `owner` is a seat or null,"
+            " `offered` the value of a pending double or null"
         ),
     ]
     score: Annotated[list[int], Field(description="score by seat")]

@@ -10,11 +10,14 @@ connection at the room is sent. Prints microseconds per message, best of 5 round
   that had seen another version pays this);
 - ``table``: drawing the mover's table (legal plays and their orders) and encoding it, once per
   match version and seat;
-- ``both``: a fresh :class:`~bidak.server.views.Views`, so both at once.
+- ``both``: a fresh :class:`~bidak.server.views.Views`, so both at once;
+- ``validate``: what checking the message with pydantic would add (the broadcast path does
+  not: the messages are TypedDicts, checked by the tests), when the wire package exists.
 """
 
 from __future__ import annotations
 
+import json
 import timeit
 from typing import Any
 
@@ -90,11 +93,23 @@ def main() -> None:
     def both() -> None:
         Views(lambda _match: state).compose(message, Player.ZERO, [], seen, 1.0)
 
-    for name, work, number in (
+    runs = [
         ("message", message_only, 20_000),
         ("table", table_only, 2_000),
         ("both", both, 2_000),
-    ):
+    ]
+    try:
+        from bidak.server.wire.messages import ServerMessage
+    except ImportError:  # before the wire package
+        pass
+    else:
+        full = json.loads(views.compose(message, Player.ZERO, [], seen, 1.0))
+
+        def validate() -> None:
+            ServerMessage.validate_python(full)
+
+        runs.append(("validate", validate, 2_000))
+    for name, work, number in runs:
         best = min(timeit.repeat(work, number=number, repeat=5)) / number
         print(f"{name:8} {best * 1e6:8.2f} us")
 

@@ -17,7 +17,8 @@ import orjson
 from bidak.match import MatchState, Player, state_from_json
 from bidak.rules import Play, Step
 from bidak.server.protocol import match_view
-from bidak.server.wire.messages import EventItem, EventsNote, events_head
+from bidak.server.wire.messages import EventItem, events_head
+from bidak.server.wire.notes import EventsNote
 
 KEPT = 4096
 """Entries each cache keeps (the oldest go first); a few per active match are used at a time."""

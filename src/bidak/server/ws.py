@@ -40,7 +40,8 @@ from bidak.server.store.models import PlayerRow
 from bidak.server.store.repo import token_hash
 from bidak.server.views import dumps, with_table
 from bidak.server.wire import messages
-from bidak.server.wire.messages import EventItem, EventsNote, error, refusal
+from bidak.server.wire.messages import EventItem, error, refusal
+from bidak.server.wire.notes import EventsNote, talk_note
 
 router = APIRouter()
 
@@ -240,7 +241,7 @@ class Connection:
             return
         await self.services.bus.publish(
             room_channel(self.room),
-            messages.talk_note(int(self.seat), self.player.id, message.phrase),
+            talk_note(int(self.seat), self.player.id, message.phrase),
         )
 
     async def _forward(self, subscription: Subscription) -> None:

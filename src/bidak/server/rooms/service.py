@@ -57,7 +57,7 @@ from bidak.server.store.models import MatchRow, PlayerRow, RoomRow
 from bidak.server.store.rated import RatedEnd
 from bidak.server.store.repo import Append, Conflict, Store, new_id
 from bidak.server.views import Views
-from bidak.server.wire.messages import events_note
+from bidak.server.wire.notes import events_note
 from bidak.server.wire.table import Deadline
 
 log = logging.getLogger(__name__)

@@ -39,9 +39,7 @@ def _busy(error: Busy) -> HTTPException:
 
 
 @router.get("/api/rooms/{code}/hint", response_model=Hint)
-async def hint(
-    code: str, player: PlayerDep, services: ServicesDep, ply: PlyQuery = "2ply"
-) -> Hint:
+async def hint(code: str, player: PlayerDep, services: ServicesDep, ply: PlyQuery = "2ply") -> Hint:
     """The best plays (with equities) or the cube verdict for the decision you face now.
 
     Practice rooms only: in a friend room it would be help from outside the table.

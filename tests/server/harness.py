@@ -22,6 +22,7 @@ from bidak.server.clocks import Clock
 from bidak.server.dice import new_seed
 from bidak.server.services import Services
 from bidak.server.settings import Settings
+from bidak.server.wire.messages import ServerMessage
 
 WAIT = 20.0
 
@@ -127,6 +128,8 @@ class Client:
 
     async def receive(self, timeout: float = WAIT) -> dict[str, Any]:
         message: dict[str, Any] = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        # Every message the server sends is one of the wire's (bidak.server.wire.messages).
+        ServerMessage.validate_python(message)
         self.messages.append(message)
         if (
             message.get("type") in ("snapshot", "events")

@@ -145,7 +145,7 @@ async def test_a_long_wait_brings_the_offer_of_a_bot(settings: Any) -> None:
             await running.services.quick.pair_now()
             offer = await asyncio.wait_for(anext(stream), 5)
             assert offer == {
-                "kind": "quick",
+                "type": "quick",
                 "state": "offer",
                 "level": "beginner",
             }  # 1500: nearest

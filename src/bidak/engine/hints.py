@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from bidak.engine.context import context_for
 from bidak.engine.engines import shared_engines
@@ -71,10 +71,18 @@ def probabilities_json(probabilities: Probabilities) -> JSON:
     }
 
 
+_OWNERS: Final = {
+    CubeOwner.CENTRED: "centred",
+    CubeOwner.MOVER: "mover",
+    CubeOwner.OPPONENT: "opponent",
+}
+"""Who holds the cube, as the JSON says it (seen from the player on roll)."""
+
+
 def context_json(context: Context) -> JSON:
     return {
         "cube": context.cube,
-        "owner": context.owner.name.lower(),
+        "owner": _OWNERS[context.owner],
         "away": list(context.away),
         "crawford": context.crawford,
     }

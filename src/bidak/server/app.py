@@ -32,6 +32,7 @@ from bidak.server.matchmaking import routes as quick_match
 from bidak.server.matchmaking.service import QuickMatch
 from bidak.server.rooms.service import RoomService
 from bidak.server.routes import analysis, matches, me, rooms
+from bidak.server.schemas import Health
 from bidak.server.security import Refused, SiteCheck, SiteGuard, refuse_socket
 from bidak.server.services import Services
 from bidak.server.settings import Settings
@@ -183,9 +184,9 @@ def create_app(
     app.include_router(identity.router)
     app.include_router(ws.router)
 
-    @app.get("/api/health", tags=["health"])
-    async def health() -> dict[str, str]:
-        return {"status": "ok", "version": __version__}
+    @app.get("/api/health", tags=["health"], response_model=Health)
+    async def health() -> Health:
+        return Health(status="ok", version=__version__)
 
     if (WEB / "index.html").exists():
         app.mount("/", WebFiles(WEB), name="web")

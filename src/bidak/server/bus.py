@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from typing import Any, Protocol
 
 import orjson
@@ -25,7 +25,9 @@ class Subscription(Protocol):
 
 
 class Bus(Protocol):
-    async def publish(self, channel: str, message: dict[str, Any]) -> None: ...
+    async def publish(self, channel: str, message: Mapping[str, Any]) -> None:
+        """Send ``message`` (JSON-ready, typed in :mod:`bidak.server.wire.messages`) to every
+        subscriber of ``channel``."""
 
     async def subscribe(self, channel: str) -> Subscription: ...
 
@@ -102,8 +104,8 @@ class _Hub:
 class MemoryBus(_Hub):
     """One process: messages go straight to the subscribers' queues."""
 
-    async def publish(self, channel: str, message: dict[str, Any]) -> None:
-        self._deliver(channel, message)
+    async def publish(self, channel: str, message: Mapping[str, Any]) -> None:
+        self._deliver(channel, dict(message))
 
     async def subscribe(self, channel: str) -> _Queue:
         return await self._join(channel)
@@ -155,7 +157,7 @@ class RedisBus(_Hub):
         self._reader: asyncio.Task[None] | None = None
         self._closing = False
 
-    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+    async def publish(self, channel: str, message: Mapping[str, Any]) -> None:
         await self._redis.publish(channel, orjson.dumps(message))
 
     async def subscribe(self, channel: str) -> _Queue:

@@ -1,14 +1,17 @@
-"""The WebSocket protocol: client messages (validated) and the server's snapshot.
+"""The WebSocket protocol: client messages (validated) and the table each seat is drawn.
 
-Documented with examples in ``docs/protocol.md``. Version 1. Every server message about a match
-carries the room code and the match version (the number of events so far), so a reconnecting
-client says what it saw last and gets exactly what it missed.
+Documented with examples in ``docs/protocol.md``, whose tables of messages are rendered from the
+models here and in :mod:`bidak.server.wire` (the server's messages). Version 1. Every server
+message about a match carries the room code and the match version (the number of events so far),
+so a reconnecting client says what it saw last and gets exactly what it missed.
+
+A client message's docstring says what it does, its fields' descriptions what they hold.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -20,6 +23,8 @@ from bidak.match import (
     ForfeitMatch,
     MatchState,
     Move,
+    OpeningRoll,
+    Phase,
     Player,
     RejectResign,
     ResignGame,
@@ -30,8 +35,9 @@ from bidak.match import (
     current_plays,
 )
 from bidak.rules import Play
-
-PROTOCOL_VERSION = 1
+from bidak.server.wire.messages import Phrase
+from bidak.server.wire.table import IntentType, LegalPlay, Table
+from bidak.server.wire.table import Phase as WirePhase
 
 
 class _Strict(BaseModel):
@@ -39,49 +45,92 @@ class _Strict(BaseModel):
 
 
 class RollBody(_Strict):
+    """Your turn, before rolling."""
+
     type: Literal["roll"]
 
 
 class DoubleBody(_Strict):
+    """Your turn, before rolling, cube available to you."""
+
     type: Literal["double"]
 
 
 class TakeBody(_Strict):
+    """You were doubled."""
+
     type: Literal["take"]
 
 
 class DropBody(_Strict):
+    """You were doubled."""
+
     type: Literal["drop"]
 
 
 class PlayBody(_Strict):
+    """After rolling; the empty list when no move is possible (the server plays that one
+    itself)."""
+
     type: Literal["play"]
     steps: list[
         Annotated[list[Annotated[int, Field(ge=0, le=25)]], Field(min_length=2, max_length=2)]
-    ] = Field(max_length=4)
+    ] = Field(
+        max_length=4,
+        description="`[start, end]` in your numbering, 25 = bar, 0 = off, one step per die, any"
+        " order",
+    )
 
 
 class ResignBody(_Strict):
+    """During a game: offers to lose this game only; the opponent accepts or rejects (a bot
+    answers by its equity)."""
+
     type: Literal["resign"]
-    level: Literal[1, 2, 3] = 1
+    level: Literal[1, 2, 3] = Field(
+        1, description="1 single (the default), 2 gammon, 3 backgammon, times the cube"
+    )
 
 
 class AcceptResignBody(_Strict):
+    """Your opponent offered to resign."""
+
     type: Literal["accept_resign"]
 
 
 class RejectResignBody(_Strict):
+    """Your opponent offered to resign."""
+
     type: Literal["reject_resign"]
 
 
 class ForfeitBody(_Strict):
+    """Lose the whole match now (what the client's Resign button does): the opponent's score
+    becomes the match length, yours stays."""
+
     type: Literal["forfeit"]
 
 
 class AutoplayBody(_Strict):
+    """Take back control from auto-play (`false`), or hand it over (`true`)."""
+
     type: Literal["autoplay"]
     on: bool
 
+
+ACTION_BODIES: Final = (
+    RollBody,
+    DoubleBody,
+    TakeBody,
+    DropBody,
+    PlayBody,
+    ResignBody,
+    AcceptResignBody,
+    RejectResignBody,
+    ForfeitBody,
+    AutoplayBody,
+)
+"""Every action of an intent, in the docs' order."""
 
 ActionBody = Annotated[
     RollBody
@@ -99,33 +148,42 @@ ActionBody = Annotated[
 
 
 class Join(_Strict):
-    """Watch or play at a room; ``since`` is the last match version this client saw."""
+    """Watch or play at a room."""
 
     type: Literal["join"]
     room: str = Field(min_length=1, max_length=64)
-    since: int | None = Field(None, ge=0)
+    since: int | None = Field(
+        None, ge=0, description="optional: the last match version this client saw"
+    )
 
 
 class Intent(_Strict):
-    """Act at the room joined: ``version`` (optional) is the match version the client saw."""
+    """Act at the joined room; with `version`, the server refuses the intent if the table
+    changed meanwhile (`stale`)."""
 
     type: Literal["intent"]
-    action: ActionBody
-    version: int | None = Field(None, ge=0)
+    action: ActionBody = Field(description="one of the actions below")
+    version: int | None = Field(
+        None, ge=0, description="optional: the match version the client saw"
+    )
 
 
 class Ping(_Strict):
+    """The server answers `pong` with its clock."""
+
     type: Literal["ping"]
 
 
 class Talk(_Strict):
-    """A seated player's phrase for the table, by id (:mod:`bidak.server.rooms.talk`)."""
+    """A seated player's phrase for the table, shown in each viewer's language; at most one
+    every 3 s per player (`rate_limited`), spectators may not (`not_seated`)."""
 
     type: Literal["talk"]
-    phrase: Literal[
-        "hello", "good_luck", "nice_roll", "well_played", "thanks", "oops", "sorry", "good_game"
-    ]
+    phrase: Phrase
 
+
+CLIENT_MESSAGES: Final = (Join, Intent, Ping, Talk)
+"""Every client message, in the docs' order."""
 
 ClientMessage = TypeAdapter(Annotated[Join | Intent | Ping | Talk, Field(discriminator="type")])
 
@@ -156,25 +214,22 @@ def to_action(body: Any, player: Player) -> Action:
     raise TypeError(f"not an action body: {body!r}")  # pragma: no cover - the union is closed
 
 
-def error(code: str, message: str, room: str | None = None) -> dict[str, Any]:
-    """An error message; the connection stays open."""
-    return {"type": "error", "code": code, "message": message, "room": room}
-
-
 Notation = Callable[[Play], str]
 
 
-def _plays_json(state: MatchState, plays: list[Play], notation: Notation) -> list[dict[str, Any]]:
+def _plays_json(state: MatchState, plays: list[Play], notation: Notation) -> list[LegalPlay]:
     """Each legal play with its steps, its notation and, when there are several, every set of
     steps that reaches the same position (``alternatives``), so a client accepts any of them."""
     if not plays:
         return []
     ways = state.roll_alternatives()
-    found: list[dict[str, Any]] = []
+    found: list[LegalPlay] = []
     for play in plays:
         # A step is a (start, end, hit) named tuple: as a list it is the wire's [start, end, hit].
-        entry: dict[str, Any] = {"steps": [list(step) for step in play.steps]}
-        entry["notation"] = notation(play)
+        entry: LegalPlay = {
+            "steps": [list(step) for step in play.steps],
+            "notation": notation(play),
+        }
         others = ways.get(play.result)
         if others is not None and len(others) > 1:
             entry["alternatives"] = [[list(step) for step in way] for way in others]
@@ -182,18 +237,42 @@ def _plays_json(state: MatchState, plays: list[Play], notation: Notation) -> lis
     return found
 
 
-_WIRE_NAMES = {"move": "play", "set_autoplay": "autoplay", "opening_roll": None}
+_INTENTS: Final[dict[str, IntentType | None]] = {
+    OpeningRoll.name: None,  # the server rolls the opening itself
+    Roll.name: "roll",
+    Move.name: "play",
+    Double.name: "double",
+    Take.name: "take",
+    Drop.name: "drop",
+    ResignGame.name: "resign",
+    AcceptResign.name: "accept_resign",
+    RejectResign.name: "reject_resign",
+    ForfeitMatch.name: "forfeit",
+    SetAutoplay.name: "autoplay",
+}
+"""The wire name of each action a player may be allowed (:func:`bidak.match.allowed_actions`)."""
 
 
-def allowed_intents(state: MatchState, seat: Player | None) -> list[str]:
+def allowed_intents(state: MatchState, seat: Player | None) -> list[IntentType]:
     """The intent types ``seat`` may send now (the names of the protocol's actions)."""
     if seat is None:
         return []
-    names = (_WIRE_NAMES.get(name, name) for name in allowed_actions(state, seat))
+    names = (_INTENTS[name] for name in allowed_actions(state, seat))
     return sorted(name for name in names if name is not None)
 
 
-def match_view(state: MatchState, seat: Player | None, notation: Notation = str) -> dict[str, Any]:
+_PHASES: Final[dict[Phase, WirePhase]] = {
+    Phase.OPENING: "opening",
+    Phase.ROLL: "roll",
+    Phase.MOVE: "move",
+    Phase.DOUBLED: "doubled",
+    Phase.RESIGN_OFFERED: "resign_offered",
+    Phase.MATCH_OVER: "match_over",
+}
+"""The wire name of each phase (the same words as the stored values)."""
+
+
+def match_view(state: MatchState, seat: Player | None, notation: Notation = str) -> Table:
     """The table as ``seat`` sees it (a spectator sees seat 0's side).
 
     ``notation`` writes a play's notation (a caller may remember them: plays recur).
@@ -214,7 +293,7 @@ def match_view(state: MatchState, seat: Player | None, notation: Notation = str)
     )
     off = position.off
     return {
-        "phase": state.phase.value,
+        "phase": _PHASES[state.phase],
         "game": state.game,
         "turn": None if state.turn is None else int(state.turn),
         "viewer": int(viewer),

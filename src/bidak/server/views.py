@@ -17,6 +17,8 @@ import orjson
 from bidak.match import MatchState, Player, state_from_json
 from bidak.rules import Play, Step
 from bidak.server.protocol import match_view
+from bidak.server.wire.messages import EventItem, events_head
+from bidak.server.wire.notes import EventsNote
 
 KEPT = 4096
 """Entries each cache keeps (the oldest go first); a few per active match are used at a time."""
@@ -84,11 +86,12 @@ class Views:
         text: str = self._tables.get(key, lambda: dumps(match_view(state, seat, self.notation)))
         return text
 
-    def events(self, message: dict[str, Any], seat: Player | None, seen: int, now: float) -> str:
+    def events(self, message: EventsNote, seat: Player | None, seen: int, now: float) -> str:
         """The ``events`` message for a connection at ``seat`` that has seen up to ``seen``.
 
-        ``message`` is what the rooms service published: events from version ``from`` on and
-        the state after them. Events the connection has already seen are left out.
+        ``message`` is what the rooms service published (an :class:`EventsNote`): events from
+        version ``from`` on and the state after them. Events the connection has already seen
+        are left out.
         """
         first = message["from"]
         last = first + len(message["events"]) - 1
@@ -98,9 +101,9 @@ class Views:
 
     def compose(
         self,
-        message: dict[str, Any],
+        message: EventsNote,
         seat: Player | None,
-        earlier: list[dict[str, Any]],
+        earlier: list[EventItem],
         seen: int,
         now: float,
     ) -> str:
@@ -110,21 +113,20 @@ class Views:
         first = message["from"]
         last = first + len(message["events"]) - 1
         state = self.state(message["match"], last, message["state"])
-        body = {
-            "type": "events",
-            "room": message["room"],
-            "match": message["match"],
-            "version": last,
-            "events": earlier
+        body = events_head(
+            room=message["room"],
+            match=message["match"],
+            version=last,
+            events=earlier
             + [
                 {"version": first + i, "event": event}
                 for i, event in enumerate(message["events"])
                 if first + i > seen
             ],
-            "deadline": message["deadline"],
-            "seed": message["seed"],
-            "now": now,
-        }
+            deadline=message["deadline"],
+            seed=message["seed"],
+            now=now,
+        )
         return with_table(dumps(body), self.table(message["match"], state, seat))
 
 

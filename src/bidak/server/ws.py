@@ -17,8 +17,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Mapping
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
@@ -30,16 +31,7 @@ from bidak.server.limiter import MessageAllowance
 from bidak.server.limits import Bucket
 from bidak.server.matchmaking.queries import muted_by
 from bidak.server.matchmaking.service import player_channel
-from bidak.server.protocol import (
-    PROTOCOL_VERSION,
-    ClientMessage,
-    Intent,
-    Join,
-    Ping,
-    Talk,
-    error,
-    to_action,
-)
+from bidak.server.protocol import ClientMessage, Intent, Join, Ping, Talk, to_action
 from bidak.server.rooms.actor import deadline_json
 from bidak.server.rooms.room import RoomError, room_channel, seat_of
 from bidak.server.routes.rooms import seat_infos
@@ -48,6 +40,9 @@ from bidak.server.sockets import REPLACED, REPLACED_REASON
 from bidak.server.store.models import PlayerRow
 from bidak.server.store.repo import token_hash
 from bidak.server.views import dumps, with_table
+from bidak.server.wire import messages
+from bidak.server.wire.messages import EventItem, error, refusal
+from bidak.server.wire.notes import EventsNote, talk_note
 
 router = APIRouter()
 
@@ -72,8 +67,8 @@ class Connection:
         """Whom this player muted, read at the first phrase heard after a join (most tables
         never talk: no read on every join)."""
 
-    async def send(self, message: dict[str, Any] | str) -> None:
-        """Send a message, given as a dict or as its JSON text already."""
+    async def send(self, message: Mapping[str, Any] | str) -> None:
+        """Send a message (:mod:`bidak.server.wire.messages`), or its JSON text already."""
         text = message if isinstance(message, str) else dumps(message)
         async with self._send_lock:
             await self.socket.send_text(text)
@@ -87,10 +82,8 @@ class Connection:
         async def forward() -> None:
             try:
                 async for message in subscription:
-                    kind = message.get("kind")
-                    if kind == "quick":
-                        body = {k: v for k, v in message.items() if k != "kind"}
-                        await self.send({"type": "quick", **body})
+                    if message.get("type") == "quick":  # a wire message, sent as it is
+                        await self.send(message)
             except BusLost:
                 with contextlib.suppress(Exception):
                     await self.socket.close(code=1012, reason="reconnect: the event stream broke")
@@ -144,7 +137,7 @@ class Connection:
             await self.send(error("bad_message", f"Not a valid message ({where}: {first['msg']})"))
             return
         if isinstance(message, Ping):
-            await self.send({"type": "pong", "now": self.services.clock.now()})
+            await self.send(messages.pong(self.services.clock.now()))
         elif isinstance(message, Join):
             await self.join(message)
         elif isinstance(message, Intent):
@@ -156,7 +149,7 @@ class Connection:
         try:
             room = await self.services.rooms.room(message.room)
         except RoomError as refused:
-            await self.send(error(refused.code, refused.message, message.room))
+            await self.send(refusal(refused.code, refused.message, message.room))
             return
         await self._leave()
         self.room = room.code
@@ -174,43 +167,47 @@ class Connection:
         room = await services.rooms.room(self.room)
         self.seat = seat_of(room, self.player.id) if self.player else None
         seats = await seat_infos(services, room, self.player.id if self.player else None)
-        message: dict[str, Any] = {
-            "type": "snapshot",
-            "protocol": PROTOCOL_VERSION,
-            "room": room.code,
-            "kind": room.kind,
-            "seat": None if self.seat is None else int(self.seat),
-            "seats": [seat.model_dump() for seat in seats],
-            "move_seconds": room.move_seconds,
-            "match": room.match_id,
-            "version": 0,
-            "table": None,
-            "deadline": None,
-            "seed_hash": None,
-            "seed": None,
-            "now": services.clock.now(),
-        }
-        if room.match_id is not None:
-            live = await services.rooms.live(room.match_id)
-            self.match, self.version = live.match_id, live.state.version
-            message.update(
-                version=live.state.version,
-                deadline=deadline_json(live),
-                seed_hash=live.seed_hash,
-                seed=live.seed if live.finished else None,
+        seat = None if self.seat is None else int(self.seat)
+        wire_seats = [messages.seat(info) for info in seats]
+        if room.match_id is None:
+            await self.send(
+                messages.waiting_snapshot(
+                    room=room.code,
+                    kind=room.kind,
+                    seat=seat,
+                    seats=wire_seats,
+                    move_seconds=room.move_seconds,
+                    now=services.clock.now(),
+                )
             )
-            if since is not None and since < live.state.version:
-                missed = await services.store.events(live.match_id, after=since)
-                message["missed"] = [
-                    {"version": r.version, "event": r.payload}
-                    for r in missed
-                    if r.version <= live.state.version  # later ones come as events
-                ]
-            del message["table"]  # sent as the text the views keep
-            table = services.rooms.views.table(live.match_id, live.state, self.seat)
-            await self.send(with_table(dumps(message), table))
             return
-        await self.send(message)
+        live = await services.rooms.live(room.match_id)
+        self.match, self.version = live.match_id, live.state.version
+        missed: list[EventItem] | None = None
+        if since is not None and since < live.state.version:
+            stored = await services.store.events(live.match_id, after=since)
+            missed = [
+                {"version": r.version, "event": r.payload}
+                for r in stored
+                if r.version <= live.state.version  # later ones come as events
+            ]
+        head = messages.snapshot_head(
+            room=room.code,
+            kind=room.kind,
+            seat=seat,
+            seats=wire_seats,
+            move_seconds=room.move_seconds,
+            match=live.match_id,
+            version=live.state.version,
+            deadline=deadline_json(live),
+            seed_hash=live.seed_hash,
+            seed=live.seed if live.finished else None,
+            now=services.clock.now(),
+            missed=missed,
+        )
+        # The table is sent as the text the views keep.
+        table = services.rooms.views.table(live.match_id, live.state, self.seat)
+        await self.send(with_table(dumps(head), table))
 
     async def intent(self, message: Intent) -> None:
         if self.room is None:
@@ -229,7 +226,7 @@ class Connection:
                 message.version,
             )
         except RoomError as refused:
-            await self.send(error(refused.code, refused.message, self.room))
+            await self.send(refusal(refused.code, refused.message, self.room))
 
     async def talk(self, message: Talk) -> None:
         """A seated player's phrase, at most one per EVERY_SECONDS per player (all sockets)."""
@@ -245,12 +242,7 @@ class Connection:
             return
         await self.services.bus.publish(
             room_channel(self.room),
-            {
-                "kind": "talk",
-                "seat": int(self.seat),
-                "player": self.player.id,
-                "phrase": message.phrase,
-            },
+            talk_note(int(self.seat), self.player.id, message.phrase),
         )
 
     async def _forward(self, subscription: Subscription) -> None:
@@ -272,21 +264,18 @@ class Connection:
         return self._muted
 
     async def _forward_all(self, subscription: Subscription) -> None:
-        async for message in subscription:
-            kind = message.get("kind")
-            if kind == "talk":
-                if message.get("player") not in await self._mutes():
-                    await self.send(
-                        {"type": "talk", "seat": message["seat"], "phrase": message["phrase"]}
-                    )
+        async for published in subscription:
+            if published.get("type") == "rematch":  # a wire message, sent as it is
+                await self.send(published)
                 continue
-            if kind == "rematch":
-                await self.send(
-                    {"type": "rematch", **{k: v for k, v in message.items() if k != "kind"}}
-                )
+            kind = published.get("kind")
+            if kind == "talk":
+                if published.get("player") not in await self._mutes():
+                    await self.send(messages.talk(published["seat"], published["phrase"]))
                 continue
             if kind != "events":
                 continue
+            message = cast(EventsNote, published)
             if message["match"] != self.match:
                 # A match started at this room (a friend arrived): send the whole table.
                 await self.snapshot(since=0)
@@ -302,7 +291,7 @@ class Connection:
                 continue
             # Another instance's message is late (or lost): fill the gap from the store.
             missed = await self.services.store.events(message["match"], after=seen)
-            earlier = [
+            earlier: list[EventItem] = [
                 {"version": r.version, "event": r.payload} for r in missed if r.version < first
             ]
             await self.send(

@@ -234,7 +234,11 @@ async def delete_me(
     return None
 
 
-@router.get("/api/me/export", response_class=Response)
+@router.get(
+    "/api/me/export",
+    response_class=Response,
+    responses={200: {"content": {"application/zip": {}}}},
+)
 async def export(player: PlayerDep, services: ServicesDep) -> Response:
     """Everything stored about the account (account.json) and each finished match as .mat,
     in one zip."""

@@ -1,8 +1,9 @@
 """Quick match's use cases: wait, stop waiting, pair whoever may meet, offer a bot to the patient.
 
 A player's updates go to their own bus channel (:func:`player_channel`), which every WebSocket
-of theirs listens to, in whichever process it is: ``{"kind": "quick", "state": "waiting" |
-"paired" | "offer" | "left", ...}``. Pairing runs when someone joins and every
+of theirs listens to, in whichever process it is, as the wire's ``quick`` messages
+(:data:`bidak.server.wire.messages.QuickMessage`: ``state`` ``waiting``, ``paired``, ``offer``
+or ``left``), forwarded unchanged. Pairing runs when someone joins and every
 :data:`PAIR_SECONDS` on the injected clock (the allowed rating gap widens with time, and a bot is
 offered after :data:`bidak.pairing.OFFER_AFTER` seconds).
 """
@@ -23,6 +24,13 @@ from bidak.server.clocks import Clock
 from bidak.server.matchmaking import queries
 from bidak.server.rooms.service import RoomService
 from bidak.server.store.db import Database
+from bidak.server.wire.messages import (
+    QuickMessage,
+    quick_left,
+    quick_offer,
+    quick_paired,
+    quick_waiting,
+)
 
 log = logging.getLogger(__name__)
 
@@ -52,14 +60,14 @@ class QuickMatch:
                 since=self.clock.now(),
             )
         )
-        await self._tell(player_id, {"state": "waiting", "since": since})
+        await self._tell(player_id, quick_waiting(since))
         await self.pair_now()
         return await self.status(player_id)
 
     async def leave(self, player_id: str) -> bool:
         left = await self.db.write(partial(queries.leave, player_id=player_id))
         if left:
-            await self._tell(player_id, {"state": "left"})
+            await self._tell(player_id, quick_left())
         return left
 
     async def status(self, player_id: str) -> dict[str, Any]:
@@ -104,7 +112,7 @@ class QuickMatch:
             if level is not None and await self.db.write(
                 partial(queries.mark_offered, player_id=seeker.player)
             ):
-                await self._tell(seeker.player, {"state": "offer", "level": level})
+                await self._tell(seeker.player, quick_offer(level))
         return sum(done)
 
     async def _start(self, a: Seeker, b: Seeker) -> bool:
@@ -123,12 +131,12 @@ class QuickMatch:
             first.player, second.player, rules, options.move_seconds
         )
         for seeker in (first, second):
-            await self._tell(seeker.player, {"state": "paired", "room": room.code})
+            await self._tell(seeker.player, quick_paired(room.code))
         return True
 
-    async def _tell(self, player_id: str, message: dict[str, Any]) -> None:
+    async def _tell(self, player_id: str, message: QuickMessage) -> None:
         try:
-            await self.bus.publish(player_channel(player_id), {"kind": "quick", **message})
+            await self.bus.publish(player_channel(player_id), message)
         except Exception:  # the queue is in the database: a lost update is seen on reload
             log.warning("could not tell %s about quick match: %r", player_id, message)
 

@@ -48,6 +48,8 @@ from bidak.server.rooms.room import Room, RoomError, RoomKind, room_channel, sea
 from bidak.server.store.models import MatchRow
 from bidak.server.store.rated import RatedEnd
 from bidak.server.store.rows import new_id
+from bidak.server.wire.notes import events_note
+from bidak.server.wire.table import Deadline as DeadlineJson
 
 log = logging.getLogger(__name__)
 
@@ -267,16 +269,15 @@ class Actor:
     ) -> None:
         """Tell every connection at the room (in every process) what was stored: the events
         (as JSON) from ``from_version`` on and ``state``, the JSON of the state after them."""
-        message: dict[str, Any] = {
-            "kind": "events",
-            "room": live.room.code,
-            "match": live.match_id,
-            "from": from_version,
-            "events": events,
-            "state": state,
-            "deadline": deadline_json(live),
-            "seed": live.seed if live.finished else None,
-        }
+        message = events_note(
+            room=live.room.code,
+            match=live.match_id,
+            first=from_version,
+            events=events,
+            state=state,
+            deadline=deadline_json(live),
+            seed=live.seed if live.finished else None,
+        )
         await self.bus.publish(room_channel(live.room.code), message)
 
 
@@ -318,7 +319,7 @@ def rated_end(room: Room, match_id: str, state: MatchState) -> RatedEnd | None:
     return RatedEnd(match_id, winner, loser, state.rules.length)
 
 
-def deadline_json(live: Live) -> dict[str, Any] | None:
+def deadline_json(live: Live) -> DeadlineJson | None:
     """The pending decision's deadline as the wire shows it, or None when nobody is timed."""
     if live.deadline is None or live.deadline_version != live.state.version:
         return None

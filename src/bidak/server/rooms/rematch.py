@@ -4,7 +4,8 @@ match with the same options starts for the same two players.
 The offer lives in the room's row, so it holds across processes: accepting is one conditional
 update (the offer must be the other player's, less than :data:`OFFER_SECONDS` old, and not yet
 taken), so two accepts at once start one rematch. Each change is published on the room's
-channel as ``{"kind": "rematch", "state": "offered" | "accepted", ...}``.
+channel as the wire's ``rematch`` message (:data:`bidak.server.wire.messages.RematchMessage`),
+which every connection at the room forwards unchanged.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from bidak.server.rooms.room import (
 )
 from bidak.server.rooms.service import RoomService
 from bidak.server.store.models import RoomRow
+from bidak.server.wire.messages import rematch_accepted, rematch_offered
 
 OFFER_SECONDS = 60.0
 
@@ -90,12 +92,9 @@ async def rematch(rooms: RoomService, code: str, player_id: str) -> Rematch:
     row = await db.write(partial(_offer, code=code, player_id=player_id, now=now))
     if row.rematch_room is not None:
         return Rematch("accepted", room=row.rematch_room)
-    offered = Rematch("offered", by=int(seat), until=now + OFFER_SECONDS)
-    await rooms.bus.publish(
-        room_channel(code),
-        {"kind": "rematch", "state": "offered", "by": offered.by, "until": offered.until},
-    )
-    return offered
+    until = now + OFFER_SECONDS
+    await rooms.bus.publish(room_channel(code), rematch_offered(int(seat), until))
+    return Rematch("offered", by=int(seat), until=until)
 
 
 async def _start(rooms: RoomService, room: Room, offered_by: str, now: float) -> Rematch:
@@ -126,7 +125,5 @@ async def _start(rooms: RoomService, room: Room, offered_by: str, now: float) ->
         private=room.private,
     )
     await rooms.start_match(twin, rules)
-    await rooms.bus.publish(
-        room_channel(room.code), {"kind": "rematch", "state": "accepted", "room": new}
-    )
+    await rooms.bus.publish(room_channel(room.code), rematch_accepted(new))
     return Rematch("accepted", room=new)

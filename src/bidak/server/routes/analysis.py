@@ -16,13 +16,14 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query
 
-from bidak.engine.hints import state_hint
+from bidak.engine.hints import PlayHint, state_hint
 from bidak.engine.review import review_match
 from bidak.errors import BidakError
 from bidak.match import Phase, Player, event_from_json, state_from_json
 from bidak.server.analyst import Busy
 from bidak.server.community.queries import record_review
 from bidak.server.rooms.room import RoomError, RoomKind, is_bot_seat, seat_of
+from bidak.server.schemas import Hint, Review
 from bidak.server.services import PlayerDep, Services, ServicesDep, too_soon
 
 router = APIRouter(tags=["analysis"])
@@ -37,10 +38,8 @@ def _busy(error: Busy) -> HTTPException:
     return HTTPException(503, str(error), headers={"Retry-After": str(RETRY_SECONDS)})
 
 
-@router.get("/api/rooms/{code}/hint")
-async def hint(
-    code: str, player: PlayerDep, services: ServicesDep, ply: PlyQuery = "2ply"
-) -> dict[str, Any]:
+@router.get("/api/rooms/{code}/hint", response_model=Hint)
+async def hint(code: str, player: PlayerDep, services: ServicesDep, ply: PlyQuery = "2ply") -> Hint:
     """The best plays (with equities) or the cube verdict for the decision you face now.
 
     Practice rooms only: in a friend room it would be help from outside the table.
@@ -68,10 +67,12 @@ async def hint(
         raise HTTPException(409, str(error)) from None
     if advice is None:
         raise HTTPException(409, "There is no decision of yours to advise on right now")
-    return {"version": state.version, "kind": type(advice).__name__, "hint": advice.to_json()}
+    # The wire names of the two kinds (the client tells them apart by these words).
+    kind = "PlayHint" if isinstance(advice, PlayHint) else "CubeHint"
+    return Hint.model_validate({"version": state.version, "kind": kind, "hint": advice.to_json()})
 
 
-@router.get("/api/matches/{match_id}/review")
+@router.get("/api/matches/{match_id}/review", response_model=Review)
 async def review(
     match_id: str, player: PlayerDep, services: ServicesDep, ply: PlyQuery = "1ply"
 ) -> dict[str, Any]:

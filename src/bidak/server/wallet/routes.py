@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, HTTPException, Response
 from pydantic import BaseModel, Field
@@ -17,6 +17,7 @@ from bidak.server.wallet.service import WalletError
 router = APIRouter(tags=["wallet"])
 
 SVG_CACHE = "public, max-age=86400"
+_SVG: dict[int | str, dict[str, Any]] = {200: {"content": {"image/svg+xml": {}}}}
 
 
 class CheckInOut(BaseModel):
@@ -166,7 +167,7 @@ async def shop(player: PlayerDep, services: ServicesDep) -> ShopOut:
     return ShopOut(balance=purse.balance, board=board, checkers=purse.checkers, items=items)
 
 
-@router.get("/api/shop/{item_id}/preview.svg", response_class=Response)
+@router.get("/api/shop/{item_id}/preview.svg", response_class=Response, responses=_SVG)
 async def item_preview(item_id: str) -> Response:
     picture = preview(item_id)
     if picture is None:
@@ -174,7 +175,7 @@ async def item_preview(item_id: str) -> Response:
     return Response(picture, media_type="image/svg+xml", headers={"Cache-Control": SVG_CACHE})
 
 
-@router.get("/api/shop/textures/{name}.svg", response_class=Response)
+@router.get("/api/shop/textures/{name}.svg", response_class=Response, responses=_SVG)
 async def texture(name: str) -> Response:
     tile = texture_tile(name)
     if tile is None:

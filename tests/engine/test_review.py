@@ -79,7 +79,7 @@ def engine_match(length: int, seed: str, evaluator: Evaluator) -> list[Event]:
             assert state.dice is not None
             best = evaluator.rank(state.position, state.dice, context_for(state, player))[0]
             play = next(p for p in current_plays(state) if p.result == best.result)
-            action = Move(player, tuple((step.start, step.end) for step in play.steps))
+            action = Move.of(player, play)
         state, more = apply(state, action, dice)
         log.extend(more)
     return log

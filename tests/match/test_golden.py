@@ -57,7 +57,7 @@ def policy(state: MatchState) -> Action:
             return Roll(player)
         case Phase.MOVE:
             play = current_plays(state)[0]
-            return Move(player, tuple((step.start, step.end) for step in play.steps))
+            return Move.of(player, play)
         case Phase.DOUBLED:
             return Drop(player) if lead(state, player.opponent) >= 0.20 else Take(player)
         case _:

@@ -99,11 +99,10 @@ def test_the_same_seed_gives_the_same_match() -> None:
 def sample_action(name: str, state: MatchState, player: Player) -> Action:
     """An action of kind ``name`` by ``player`` that is legal whenever ``name`` is allowed."""
     plays = current_plays(state)
-    steps = tuple((step.start, step.end) for step in plays[0].steps) if plays else ()
     actions: dict[str, Action] = {
         "opening_roll": OpeningRoll(player),
         "roll": Roll(player),
-        "move": Move(player, steps),
+        "move": Move.of(player, plays[0]) if plays else Move(player, ()),
         "double": Double(player),
         "take": Take(player),
         "drop": Drop(player),

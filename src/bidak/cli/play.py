@@ -43,7 +43,7 @@ from bidak.match import (
     SeededDice,
     Take,
     apply,
-    automatic_action,
+    automatic_steps,
     can_double,
     current_plays,
     decider,
@@ -96,14 +96,16 @@ class TerminalGame:
         return self.state
 
     def _step(self) -> None:
+        """The steps nobody chooses, each shown as it is taken, then one decision."""
+        for auto, (state, events) in automatic_steps(self.state, self.dice):
+            if auto.player is self.human and isinstance(auto, Move):
+                self._draw()  # the board the human's forced play starts from
+            self.state = state
+            self._show(events)
         state = self.state
-        auto = automatic_action(state)
-        who = decider(state)
-        if auto is not None and (who is None or auto.player is who):
-            if who is self.human and isinstance(auto, Move):
-                self._draw()
-            self._apply(auto)
+        if state.phase is Phase.MATCH_OVER:
             return
+        who = decider(state)
         if who is None:  # pragma: no cover - the machine always has a decider or an automatic step
             raise RuntimeError(f"nobody can act in phase {state.phase}")
         if who is self.human:
@@ -227,12 +229,12 @@ class TerminalGame:
             words = text.lower().split()
             if not words:
                 if done is not None:
-                    self._apply(Move(self.human, _steps(done)))
+                    self._apply(Move.of(self.human, done))
                     return
                 continue
             word = words[0]
             if word == "ok" and done is not None:
-                self._apply(Move(self.human, _steps(done)))
+                self._apply(Move.of(self.human, done))
                 return
             if word in ("u", "undo"):
                 if builder.undo() is None:
@@ -248,7 +250,7 @@ class TerminalGame:
                 continue
             chosen = self._read_play(text, plays, builder)
             if chosen is not None:
-                self._apply(Move(self.human, _steps(chosen)))
+                self._apply(Move.of(self.human, chosen))
                 return
 
     def _read_play(self, text: str, plays: list[Play], builder: PlayBuilder) -> Play | None:
@@ -328,10 +330,6 @@ class TerminalGame:
             f" double/pass {verdict.double_pass:+.3f} -> {verdict.action}",
             highlight=False,
         )
-
-
-def _steps(play: Play) -> tuple[tuple[int, int], ...]:
-    return tuple((step.start, step.end) for step in play.steps)
 
 
 def play(

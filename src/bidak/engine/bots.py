@@ -103,7 +103,7 @@ class SageBot:
             case Phase.ROLL:
                 return self._on_roll(state, player, rng)
             case Phase.MOVE:
-                return Move(player, steps_of(self.choose(state, player, rng)))
+                return Move.of(player, self.choose(state, player, rng))
             case Phase.DOUBLED:
                 return self._answer_double(state, player, rng)
             case Phase.RESIGN_OFFERED:
@@ -134,11 +134,6 @@ class SageBot:
         doubler = player.opponent  # on roll; the position is seen by them
         verdict = self.evaluator.cube(state.position, context_for(state, doubler))
         return Take(player) if wants_take(verdict, self.style, rng) else Drop(player)
-
-
-def steps_of(play: Play) -> tuple[tuple[int, int], ...]:
-    """A play as the ``(start, end)`` steps a :class:`~bidak.match.Move` carries."""
-    return tuple((step.start, step.end) for step in play.steps)
 
 
 def play_on_equity(state: MatchState, player: Player, evaluator: Evaluator) -> float:
@@ -176,7 +171,7 @@ def instant_action(state: MatchState, player: Player) -> Action:
     """
     match state.phase:
         case Phase.MOVE:
-            return Move(player, steps_of(current_plays(state)[0]))
+            return Move.of(player, current_plays(state)[0])
         case Phase.DOUBLED:
             return Take(player)
         case Phase.RESIGN_OFFERED:

@@ -1,7 +1,7 @@
 """Bots playing each other through the match core, with seeded dice.
 
 :func:`play` runs a match (or its first games) between two bots: everything nobody has to decide
-(:func:`~bidak.match.automatic_action`) happens by itself, every other action comes from the bot
+(:func:`~bidak.match.automatic_steps`) happens by itself, every other action comes from the bot
 in the seat that must act and goes through :func:`~bidak.match.apply` like anyone's.
 
 :func:`duel` measures two bots against each other in points per game with duplicate dice: game
@@ -28,7 +28,7 @@ from bidak.match import (
     RuleSet,
     SeededDice,
     apply,
-    automatic_action,
+    automatic_steps,
     decider,
     start_match,
 )
@@ -39,7 +39,7 @@ Observer = Callable[[MatchState, Player, Action], None]
 BotFactory = Callable[[str], Bot]
 """Makes a fresh bot from a seed (so every game of a duel is reproducible on its own)."""
 
-MAX_ACTIONS = 100_000
+MAX_DECISIONS = 100_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,28 +60,43 @@ def play(
     observe: Observer | None = None,
     on_game: Callable[[GameWon], None] | None = None,
 ) -> Playout:
-    """Play a match between ``bots[0]`` (seat ZERO) and ``bots[1]``, or only its first ``games``."""
+    """Play a match between ``bots[0]`` (seat ZERO) and ``bots[1]``, or only its first ``games``.
+
+    The match stops right after the action that ends it or its last game: the automatic steps
+    are taken one at a time (:func:`~bidak.match.automatic_steps`), so the next game's opening
+    roll is not thrown.
+    """
     state, started = start_match(rules)
     log: list[Event] = list(started)
     won: list[GameWon] = []
-    for _ in range(MAX_ACTIONS):
-        if state.phase is Phase.MATCH_OVER or (games is not None and len(won) >= games):
-            return Playout(state, tuple(won), tuple(log))
-        action = automatic_action(state)
-        if action is None:
-            player = decider(state)
-            assert player is not None, f"nobody acts in phase {state.phase}"
-            action = bots[player].decide(state, player)
-            if observe is not None:
-                observe(state, player, action)
-        state, events = apply(state, action, dice)
+
+    def record(events: tuple[Event, ...]) -> None:
         log.extend(events)
         for event in events:
             if isinstance(event, GameWon):
                 won.append(event)
                 if on_game is not None:
                     on_game(event)
-    raise RuntimeError(f"the match did not end in {MAX_ACTIONS} actions")
+
+    def finished() -> bool:
+        return state.phase is Phase.MATCH_OVER or (games is not None and len(won) >= games)
+
+    for _ in range(MAX_DECISIONS):
+        if finished():
+            return Playout(state, tuple(won), tuple(log))
+        for _, step in automatic_steps(state, dice):
+            state = step.state
+            record(step.events)
+            if finished():
+                return Playout(state, tuple(won), tuple(log))
+        player = decider(state)
+        assert player is not None, f"nobody acts in phase {state.phase}"
+        action = bots[player].decide(state, player)
+        if observe is not None:
+            observe(state, player, action)
+        state, events = apply(state, action, dice)
+        record(events)
+    raise RuntimeError(f"the match did not end in {MAX_DECISIONS} decisions")
 
 
 def points_for(game: GameWon, player: Player) -> int:

@@ -36,7 +36,7 @@ from bidak.engine.sage import (
     Evaluator,
     Probabilities,
 )
-from bidak.match import MatchState, Phase, can_double
+from bidak.match import MatchState, Phase, can_double, played_steps
 from bidak.match.checks import MAX_CUBE
 from bidak.rules import Play, Position, legal_plays, outcome
 
@@ -109,7 +109,7 @@ class Candidate:
 
     @property
     def steps(self) -> tuple[tuple[int, int, bool], ...]:
-        return tuple((step.start, step.end, step.hit) for step in self.play.steps)
+        return played_steps(self.play)
 
     def to_json(self) -> JSON:
         return {

@@ -145,7 +145,7 @@ def _replay_game(state: MatchState, game: MatGame, log: list[Event]) -> MatchSta
                 state = act(OpeningRoll(Player.ZERO), opening)
             else:
                 state = act(Roll(player), action.dice)
-            state = act(Move(player, tuple((s.start, s.end) for s in action.steps)))
+            state = act(Move.of(player, action))
         elif isinstance(action, MatDouble):
             state = act(Double(player))
         elif isinstance(action, MatTake):

@@ -5,7 +5,9 @@ Standard library and :mod:`bidak.rules` only; no I/O, no global state, no random
 
 A match is its event log. :func:`apply` checks an action, draws the dice it needs and returns a
 :class:`Transition` (the new state and the events); :func:`apply_event` is the only place a state
-changes, and :func:`replay` rebuilds a state from its log.
+changes, and :func:`replay` rebuilds a state from its log. :func:`advance` applies the steps
+nobody chooses (:func:`automatic_action`) until someone must decide; :meth:`Move.of` makes the
+move that plays a :class:`~bidak.rules.Play`.
 
 >>> rules = RuleSet(length=3)
 >>> state, events = start_match(rules)
@@ -36,6 +38,7 @@ from bidak.match.actions import (
     Take,
     Timeout,
 )
+from bidak.match.advance import advance, automatic_steps
 from bidak.match.checks import check_action, fixed_fallback
 from bidak.match.dice import DiceSource, ScriptedDice, SeededDice
 from bidak.match.events import (
@@ -58,6 +61,7 @@ from bidak.match.events import (
     ResignRejected,
     Taken,
     TimedOut,
+    played_steps,
 )
 from bidak.match.machine import Transition, apply, new_match, start_match
 from bidak.match.player import Player
@@ -128,10 +132,12 @@ __all__ = [
     "Timeout",
     "TimeoutPolicy",
     "Transition",
+    "advance",
     "allowed_actions",
     "apply",
     "apply_event",
     "automatic_action",
+    "automatic_steps",
     "can_double",
     "check_action",
     "current_plays",
@@ -142,6 +148,7 @@ __all__ = [
     "fixed_fallback",
     "forced_play",
     "new_match",
+    "played_steps",
     "random_match",
     "replay",
     "rules_from_json",

@@ -7,9 +7,18 @@ uses for it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Protocol
 
 from bidak.match.player import Player
+from bidak.rules import Step
+
+
+class Stepped(Protocol):
+    """Anything that carries the steps of a whole play: a :class:`~bidak.rules.Play`, or a
+    recorded play such as a ``.mat`` file's move."""
+
+    @property
+    def steps(self) -> tuple[Step, ...]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +45,20 @@ class Move:
     name: ClassVar[str] = "move"
     player: Player
     steps: tuple[tuple[int, int], ...]
+
+    @classmethod
+    def of(cls, player: Player, play: Stepped) -> Move:
+        """``player`` playing ``play``: its steps as ``(start, end)``, the hits left to the rules.
+
+        This is the one conversion of a play to a move; everyone who chose a
+        :class:`~bidak.rules.Play` (a bot, a player at the terminal, a file) makes the move here.
+
+        >>> from bidak.rules import Position, legal_plays
+        >>> play = next(p for p in legal_plays(Position.initial(), (3, 1)) if str(p) == "8/5 6/5")
+        >>> Move.of(Player.ZERO, play)
+        Move(player=<Player.ZERO: 0>, steps=((8, 5), (6, 5)))
+        """
+        return cls(player, tuple((step.start, step.end) for step in play.steps))
 
 
 @dataclass(frozen=True, slots=True)

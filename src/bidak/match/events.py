@@ -12,6 +12,7 @@ from typing import ClassVar
 
 from bidak.match.player import Player
 from bidak.match.ruleset import RuleSet
+from bidak.rules import Play
 
 
 class GameEnd(StrEnum):
@@ -73,6 +74,18 @@ class Played:
     dice: tuple[int, int]
     steps: tuple[tuple[int, int, bool], ...]
     notation: str
+
+
+def played_steps(play: Play) -> tuple[tuple[int, int, bool], ...]:
+    """The steps a :class:`Played` event records for ``play``: ``(start, end, hit)`` as plain
+    tuples (the one conversion; the move that plays it is :meth:`bidak.match.Move.of`).
+
+    >>> from bidak.rules import Position, legal_plays
+    >>> play = next(p for p in legal_plays(Position.initial(), (6, 5)) if str(p) == "24/13")
+    >>> played_steps(play)
+    ((24, 18, False), (18, 13, False))
+    """
+    return tuple((step.start, step.end, step.hit) for step in play.steps)
 
 
 @dataclass(frozen=True, slots=True)

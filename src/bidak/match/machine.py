@@ -54,6 +54,7 @@ from bidak.match.events import (
     ResignRejected,
     Taken,
     TimedOut,
+    played_steps,
 )
 from bidak.match.player import Player, pair_with
 from bidak.match.reducer import apply_event, next_is_crawford
@@ -173,8 +174,7 @@ def _opening_roll(log: _Log, dice: DiceSource) -> None:
 def _play(log: _Log, action: Move, play: Play) -> None:
     state = log.now
     assert state.dice is not None
-    steps = tuple((step.start, step.end, step.hit) for step in play.steps)
-    log.emit(Played(action.player, state.dice, steps, str(play)))
+    log.emit(Played(action.player, state.dice, played_steps(play), str(play)))
     result = outcome(play.result)
     if result is not None:
         # Bearing off the last checker wins the cube times the kind of win (rules.md 6).

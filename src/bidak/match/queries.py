@@ -73,5 +73,5 @@ def automatic_action(state: MatchState) -> Action | None:
     if state.phase is Phase.MOVE:
         play = forced_play(state)
         if play is not None:
-            return Move(state.turn, tuple((step.start, step.end) for step in play.steps))
+            return Move.of(state.turn, play)
     return None

@@ -110,7 +110,7 @@ def _decision(state: MatchState, rng: random.Random, habits: Habits) -> Action:
                 return Double(player)
             return Roll(player)
         case Phase.MOVE:
-            steps = [(step.start, step.end) for step in rng.choice(current_plays(state)).steps]
+            steps = list(Move.of(player, rng.choice(current_plays(state))).steps)
             rng.shuffle(steps)  # any order of the steps must be accepted
             return Move(player, tuple(steps))
         case Phase.DOUBLED:

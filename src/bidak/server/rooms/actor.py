@@ -31,8 +31,8 @@ from bidak.match import (
     Phase,
     Player,
     RuleSet,
+    advance,
     apply,
-    automatic_action,
     decider,
     event_to_json,
     rules_to_json,
@@ -204,7 +204,7 @@ class Actor:
                             continue
                         raise RoomError("illegal", str(refused)) from None
                     events.extend(first)
-                state, more = _automatic_steps(state, dice)
+                state, more = advance(state, dice)  # the steps nobody chooses (rules.md 10)
                 events.extend(more)
                 if not events:
                     return
@@ -292,19 +292,6 @@ def live_from_row(row: MatchRow, room: Room) -> Live:
         row.deadline,
         row.deadline_version,
     )
-
-
-def _automatic_steps(state: MatchState, dice: FairDice) -> tuple[MatchState, list[Event]]:
-    """The steps nobody chooses (rules.md 10), applied until someone has a real decision."""
-    events: list[Event] = []
-    while state.phase is not Phase.MATCH_OVER:
-        action = automatic_action(state)
-        who = decider(state)
-        if action is None or (who is not None and action.player is not who):
-            break
-        state, more = apply(state, action, dice)
-        events.extend(more)
-    return state, events
 
 
 def rated_end(room: Room, match_id: str, state: MatchState) -> RatedEnd | None:

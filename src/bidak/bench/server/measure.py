@@ -1,0 +1,155 @@
+"""One measured run (:func:`measure`: the clients in this process or in worker processes, and
+the server's CPU share over the window), and the two runs of ``bidak bench server``
+(:func:`run`: Bidak, then the bare relay with the same connections, pace and reply size)."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import multiprocessing
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bidak.bench.server.clients import run_clients, worker
+from bidak.bench.server.load import Load, Tally, Think
+from bidak.bench.server.processes import ServerProcess
+from bidak.server.openfiles import raise_open_files  # stdlib only: the server is not imported
+
+IN_PROCESS = 300
+"""Up to this many matches, the clients run in the calling process."""
+
+
+@dataclass
+class Result:
+    name: str
+    load: Load
+    tally: Tally
+    server_cpu: float | None
+    """Share of one core the server process used during the window (None: not ours)."""
+
+    @property
+    def mean_message_bytes(self) -> int:
+        return self.tally.message_bytes // max(1, self.tally.messages)
+
+
+def default_workers(matches: int) -> int:
+    """0 (this process) for small runs, else one worker process per 1,000 matches, per core."""
+    if matches <= IN_PROCESS:
+        return 0
+    return max(1, min(os.cpu_count() or 1, math.ceil(matches / 1000)))
+
+
+def measure(name: str, load: Load, workers: int, server: ServerProcess | None = None) -> Result:
+    """Set every pair up, then open the window for all at once and play it to its end."""
+    import threading
+
+    cpu: list[tuple[float | None, float]] = []  # (server CPU seconds, time) at open and close
+
+    def sample() -> None:
+        cpu.append((server.cpu_seconds() if server else None, time.monotonic()))
+
+    def started() -> None:
+        sample()
+        threading.Timer(load.duration, sample).start()
+
+    if workers <= 0:
+        tally = run_clients(load, 0, load.matches, started)
+    else:
+        context = multiprocessing.get_context("spawn")
+        ready, results, go = context.Queue(), context.Queue(), context.Event()
+        shares = [load.matches // workers + (n < load.matches % workers) for n in range(workers)]
+        starts = [sum(shares[:n]) for n in range(workers)]
+        processes = [
+            context.Process(target=worker, args=(load, start, share, ready, go, results))
+            for start, share in zip(starts, shares, strict=True)
+        ]
+        for process in processes:
+            process.start()
+        for _ in processes:
+            _from_workers(ready, processes)
+        started()
+        go.set()
+        tally = Tally()
+        for _ in processes:
+            tally.merge(_from_workers(results, processes))
+        for process in processes:
+            process.join()
+    if len(cpu) < 2:  # every pair ended before the window did
+        sample()
+    (cpu_before, opened), (cpu_after, closed) = cpu[:2]
+    share = None
+    if cpu_after is not None and cpu_before is not None:
+        share = (cpu_after - cpu_before) / max(1e-9, closed - opened)
+    return Result(name, load, tally, share)
+
+
+def _from_workers(queue: Any, processes: list[Any]) -> Any:
+    """The next item a worker puts on ``queue``; fails if a worker died instead."""
+    import queue as queues
+
+    while True:
+        try:
+            return queue.get(timeout=1.0)
+        except queues.Empty:
+            dead = [p.exitcode for p in processes if p.exitcode not in (None, 0)]
+            if dead:
+                raise RuntimeError(f"a load-generator process failed (exit {dead[0]})") from None
+
+
+def run(
+    matches: int,
+    duration: float,
+    think: Think,
+    url: str | None = None,
+    workers: int | None = None,
+    deflate: bool = True,
+    folder: Path | None = None,
+    progress: Callable[[str], None] = lambda text: None,
+    server_workers: int = 1,
+    bus_url: str | None = None,
+    quick: bool = False,
+) -> list[Result]:
+    """Bidak (started here on a fresh SQLite file in ``folder``, or the one at ``url``), then the
+    bare relay with the same number of connections, pace and reply size."""
+    import tempfile
+
+    raise_open_files()
+    workers = default_workers(matches) if workers is None else workers
+    results: list[Result] = []
+    with tempfile.TemporaryDirectory(prefix="bidak-bench-") as scratch:
+        where = folder or Path(scratch)
+        server = None
+        if url is None:
+            database = f"sqlite:///{where / 'bench.sqlite3'}"
+            server = ServerProcess.bidak(
+                database, log=where / "server.log", workers=server_workers, bus_url=bus_url
+            )
+            # Every player of the bench comes from this one address.
+            server.start(BIDAK_BOT_DELAY="0", BIDAK_GUESTS_PER_MINUTE="1000000000")
+        try:
+            if server is not None:
+                asyncio.run(server.ready())
+                url = server.url
+            assert url is not None
+            progress(f"bidak at {url}: {matches} matches, think {think}, {workers} workers")
+            load = Load(
+                "bidak", url.rstrip("/"), matches, duration, think, deflate=deflate, quick=quick
+            )
+            results.append(measure("bidak", load, workers, server))
+        finally:
+            if server is not None:
+                server.stop()
+        relay = ServerProcess.relay(results[0].mean_message_bytes)
+        relay.start()
+        try:
+            asyncio.run(relay.ready())
+            progress(f"bare relay at {relay.url}, replies of {results[0].mean_message_bytes} B")
+            load = Load("relay", relay.url, matches, duration, think, deflate=deflate)
+            results.append(measure("bare relay", load, workers, relay))
+        finally:
+            relay.stop()
+    return results

@@ -63,6 +63,10 @@ def async_url(url: str) -> str:
 
 
 class Database:
+    """The database at ``url`` (SQLite or PostgreSQL): every transaction of the server is
+    :meth:`write` or :meth:`read` (Core statements on a connection) or, for reads of whole
+    rows, :meth:`session`."""
+
     def __init__(self, url: str) -> None:
         self.url = async_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
@@ -79,20 +83,18 @@ class Database:
         self._writer = Turns()  # the direct engine has one connection: one writer
 
     async def write(self, work: Callable[[Connection], T], *, urgent: bool = False) -> T:
-        """Run ``work`` in one transaction and commit; returns what it returned.
+        """Run ``work`` in one transaction and commit; returns what it returned. If ``work``
+        raises, the transaction is rolled back and the exception goes to the caller.
 
-        For a SQLite file the statements run right here, on the event loop's thread, through
-        a connection of its own: they take a fraction of a millisecond, and going through
-        aiosqlite's thread costs more than that in hand-offs, which under load wait for the
-        GIL at every statement. Only the commit, which waits for the disk, runs on a thread
-        (one hand-off per transaction). That connection never sleeps in SQLite's busy handler
-        (it would stall the loop): if another connection holds the write lock, the
-        transaction is rolled back and tried again after an asynchronous pause. Writes take
-        turns on that connection. Other databases run ``work`` through the async engine.
-
-        Every write of the server comes here, so a SQLite file has one writer in the process.
-        ``urgent`` writes (the game's moves) take their turn before the others
-        (:mod:`bidak.server.store.turns`).
+        For a SQLite file the statements run right here, on the event loop's thread, through a
+        connection of its own; only the commit, which waits for the disk, runs on a thread. That
+        connection never sleeps in SQLite's busy handler: if another connection holds the write
+        lock, the transaction is rolled back and ``work`` runs again after an asynchronous pause (up
+        to :data:`LOCK_WAIT` seconds in all), so ``work`` may run more than once and must have no
+        effect outside the transaction. Writes take turns on that connection, ``urgent`` ones (the
+        game's moves) first (:mod:`bidak.server.store.turns`). Other databases run ``work`` through
+        the async engine. Every write of the server comes here, so a SQLite file has one writer in
+        the process. Why: ``docs/performance.md``, "SQLite writes".
         """
         if self.direct is None:
             async with self.engine.begin() as connection:
@@ -146,6 +148,12 @@ class Database:
                 )
             await connection.run_sync(_upgrade, revision)
 
+    async def ping(self) -> None:
+        """Run ``SELECT 1`` on a connection of the pool: raises what the driver raises when
+        the database cannot be reached or refuses the login."""
+        async with self.engine.connect() as connection:
+            await connection.execute(text("SELECT 1"))
+
     async def read(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` (Core statements on a connection) for reading, outside any write."""
         async with self.engine.connect() as connection:
@@ -153,6 +161,8 @@ class Database:
 
     @asynccontextmanager
     async def session(self) -> AsyncIterator[AsyncSession]:
+        """An ORM session for reading rows (its objects stay usable after it closes); writes
+        go through :meth:`write`."""
         async with self.sessions() as session:
             yield session
 
@@ -177,6 +187,7 @@ class Database:
                 log.warning("WAL checkpoint failed", exc_info=True)
 
     async def close(self) -> None:
+        """Stop the checkpoints, wait for a commit in flight and close every connection."""
         task, self._checkpoints = self._checkpoints, None
         if task is not None:
             task.cancel()
@@ -186,6 +197,17 @@ class Database:
         if self.direct is not None:
             self.direct.dispose()
         await self.engine.dispose()
+
+
+def open_sqlite_file(path: str) -> None:
+    """Open (or create) the SQLite file at ``path`` and run one statement on it, as the server
+    will; raises :class:`sqlite3.Error`. (The standard library's driver: a failed aiosqlite
+    connect leaves its thread behind.)"""
+    connection = sqlite3.connect(path)
+    try:
+        connection.execute("SELECT 1")
+    finally:
+        connection.close()
 
 
 def _upgrade(connection: Connection, revision: str = "head") -> None:

@@ -18,7 +18,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, make_url, text
 from sqlalchemy.engine import Connection, RootTransaction
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -47,6 +47,11 @@ JSON_CODEC: dict[str, Any] = {"json_serializer": _json_text, "json_deserializer"
 """JSON columns (every match's state and events) read and written with orjson."""
 
 log = logging.getLogger(__name__)
+
+
+class KeyTaken(Exception):
+    """A write lost a race on a unique key (a twin request stored the same idempotency key
+    first) and was rolled back whole (:meth:`Database.write_keyed`)."""
 
 
 def async_url(url: str) -> str:
@@ -104,6 +109,16 @@ class Database:
             return await self._write_direct(self.direct, work)
         finally:
             self._writer.release()
+
+    async def write_keyed(self, work: Callable[[Connection], T], *, urgent: bool = False) -> T:
+        """:meth:`write`, for a transaction that stores a unique idempotency key: when another
+        transaction stored a row with the same unique value first, this one is rolled back
+        whole and :class:`KeyTaken` is raised. The caller then answers with what the first one
+        stored (reading it, or running ``work`` again, which finds it)."""
+        try:
+            return await self.write(work, urgent=urgent)
+        except IntegrityError as taken:
+            raise KeyTaken(str(taken.orig)) from taken
 
     async def _write_direct(self, direct: Engine, work: Callable[[Connection], T]) -> T:
         pause, give_up = 0.001, time.monotonic() + LOCK_WAIT

@@ -5,7 +5,8 @@ Each function takes a connection inside :meth:`bidak.server.store.db.Database.wr
 transaction. The player's row is read ``FOR UPDATE`` (PostgreSQL; SQLite has one writer at a
 time), so concurrent requests for one account take turns; the ledger's unique key is the second
 line of defence: a request that loses a race on its key raises ``IntegrityError``, its whole
-transaction is rolled back, and the service answers with what the first one stored.
+transaction is rolled back (``Database.write_keyed`` raises ``KeyTaken`` then), and the service
+answers with what the first one stored.
 """
 
 from __future__ import annotations

@@ -4,16 +4,19 @@ through the sqlite3 driver itself (``docs/performance.md``, "The SQLite append")
     .venv/bin/python scripts/measure_appends.py [--matches 64] [--rounds 400]
 
 An append's statements run on the event loop's thread (``Database.write`` on a SQLite file), so
-their time is time every table waits. This times only them: each round runs the append of one
+their time is time every table waits. This times only them, as the thread's CPU time (the
+machine is shared: wall time would count other processes' turns): each round runs the append of one
 batch (1, 8 and 64 matches, each with 2 events and its new state) in a transaction on the
 direct connection and rolls it back, so every round writes the same rows and no commit (a disk
-sync, made on another thread) is counted. Prints the median and the 90th percentile per batch.
+sync, made on another thread) is counted. Python's cyclic collector is off, as in the server
+(:mod:`bidak.server.collector`). Prints the median and the 90th percentile per batch.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import statistics
 import tempfile
 import time
@@ -89,13 +92,15 @@ def _changes(made: Sequence[tuple[str, int, dict[str, Any], list[Any]]]) -> list
 
 def _time(db: Database, work: Callable[[Connection], object], rounds: int) -> list[float]:
     assert db.direct is not None
+    gc.collect()
+    gc.freeze()  # as the server's collector does (bidak.server.collector): no walks in between
     spent = []
     with db.direct.connect() as connection:
         for _ in range(rounds):
             transaction = connection.begin()
-            started = time.perf_counter()
+            started = time.thread_time()
             work(connection)
-            spent.append(time.perf_counter() - started)
+            spent.append(time.thread_time() - started)
             transaction.rollback()
     return spent
 
@@ -107,6 +112,7 @@ def _core(connection: Connection, changes: list[Append]) -> object:
 
 
 async def main(matches: int, rounds: int) -> None:
+    gc.disable()
     with tempfile.TemporaryDirectory() as folder:
         db = Database(f"sqlite:///{Path(folder) / 'appends.sqlite3'}")
         await db.migrate()
@@ -120,7 +126,7 @@ async def main(matches: int, rounds: int) -> None:
                     ("core", lambda c, ch=changes: _core(c, ch)),
                     ("driver", lambda c, ch=changes: repo._append_all(c, ch)),
                 ):
-                    assert all(o is None for o in way_outcomes(db, way))
+                    assert all(o is None for o in _outcomes(db, way))
                     spent = sorted(_time(db, way, rounds))
                     median = statistics.median(spent) * 1e6
                     p90 = spent[int(0.9 * len(spent))] * 1e6
@@ -130,7 +136,7 @@ async def main(matches: int, rounds: int) -> None:
             await db.close()
 
 
-def way_outcomes(db: Database, way: Callable[[Connection], object]) -> list[object]:
+def _outcomes(db: Database, way: Callable[[Connection], object]) -> list[object]:
     """One round's outcomes (all None: every append was accepted), rolled back too."""
     assert db.direct is not None
     with db.direct.connect() as connection:
@@ -142,7 +148,7 @@ def way_outcomes(db: Database, way: Callable[[Connection], object]) -> list[obje
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--matches", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=400)
     arguments = parser.parse_args()

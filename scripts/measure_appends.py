@@ -29,10 +29,11 @@ from unittest import mock
 from sqlalchemy.engine import Connection
 
 from bidak.match import RuleSet, event_to_json, rules_to_json, start_match, state_to_json
-from bidak.server.store import repo
+from bidak.server.rooms import queries
+from bidak.server.rooms.queries import Append
 from bidak.server.store.db import Database
 from bidak.server.store.models import MatchRow, RoomRow
-from bidak.server.store.repo import Append, Store, new_id
+from bidak.server.store.repo import Store, new_id
 
 
 async def _matches(store: Store, count: int) -> list[tuple[str, int, dict[str, Any], list[Any]]]:
@@ -108,7 +109,7 @@ def _time(db: Database, work: Callable[[Connection], object], rounds: int) -> li
 def _core(connection: Connection, changes: list[Append]) -> object:
     """The dialect-neutral Core path, as PostgreSQL runs it (SQLite's shortcut turned off)."""
     with mock.patch.object(connection.dialect, "name", "not-sqlite"):
-        return repo._append_all(connection, changes)
+        return queries._append_all(connection, changes)
 
 
 async def main(matches: int, rounds: int) -> None:
@@ -124,7 +125,7 @@ async def main(matches: int, rounds: int) -> None:
                 changes = _changes(made[:size])
                 for name, way in (
                     ("core", lambda c, ch=changes: _core(c, ch)),
-                    ("driver", lambda c, ch=changes: repo._append_all(c, ch)),
+                    ("driver", lambda c, ch=changes: queries._append_all(c, ch)),
                 ):
                     assert all(o is None for o in _outcomes(db, way))
                     spent = sorted(_time(db, way, rounds))

@@ -48,5 +48,5 @@ def test_no_sql_outside_the_storage_layer() -> None:
 
 
 def test_the_check_sees_sql() -> None:
-    assert _sql_imports(SERVER / "store" / "repo.py"), "repo.py builds statements"
+    assert _sql_imports(SERVER / "store" / "players.py"), "players.py builds statements"
     assert not _sql_imports(SERVER / "identity" / "service.py")

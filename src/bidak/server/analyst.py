@@ -1,11 +1,10 @@
 """The engine's work for HTTP requests (hints, match reviews), kept from crowding out the game.
 
-The server keeps one for hints and one for reviews, apart from the bots' pool, so neither a
-bot's move nor a hint waits behind a review. The pool takes a bounded number of analyses (running
-and waiting): past that a request is refused with :class:`Busy` at once instead of queueing
-work that would occupy the machine's cores for minutes (a 3-ply review of a 3-point match took
-10.5 s of engine time on the 2-core benchmark machine). A review is kept per match version and
-level, and requests for a review that is being computed wait for that one computation.
+The server keeps one for hints and one for reviews, apart from the bots' pool, so neither a bot's
+move nor a hint waits behind a review. The pool takes a bounded number of analyses (running and
+waiting): past that a request is refused with :class:`Busy` at once instead of queueing work that
+would occupy the machine's cores for minutes (``docs/performance.md``). A review is kept per match
+version and level, and requests for a review that is being computed wait for that one computation.
 """
 
 from __future__ import annotations

@@ -50,14 +50,12 @@ log = logging.getLogger(__name__)
 class BidakApp(FastAPI):
     """FastAPI, with the game's WebSocket (``/ws``) handed its connections directly.
 
-    A connection that passes through the middleware and routing stack keeps the stack's
-    coroutines, their closures and three exit stacks alive while it is open (about 45 objects
-    that Python's collector walks, see :mod:`bidak.server.collector`), and every message it
-    sends goes back through the stack's wrappers. The socket uses nothing from the stack (no
-    dependencies, no HTTP middleware). Measured with 2,000 matches: server CPU 67% -> 64%,
-    p50 3.6 -> 3.1 ms. The route stays registered, so the stack still serves ``/ws`` under
-    another root path. The site check of the middleware (:mod:`bidak.server.security`) is made
-    here too, before the socket is accepted.
+    A connection that passes through the middleware and routing stack keeps the stack's objects
+    alive while it is open, and every message it sends goes back through the stack's wrappers; the
+    socket uses nothing from the stack (no dependencies, no HTTP middleware). Measured:
+    ``docs/performance.md``, "The WebSocket outside the middleware stack". The route stays
+    registered, so the stack still serves ``/ws`` under another root path. The site check of the
+    middleware (:mod:`bidak.server.security`) is made here too, before the socket is accepted.
     """
 
     site: SiteCheck

@@ -1,11 +1,9 @@
 """Python's cyclic garbage collector, kept off the event loop's back.
 
-A collection walks every object of the generations it collects, and CPython 3.11 lets its
-youngest generation grow far past the threshold: an object freed anywhere lowers the count
-that triggers a collection, so a server that replaces each match's state on every action
-collects rarely and then walks hundreds of thousands of objects at once. Measured on the
-2-core machine Bidak is benchmarked on, a walk costs 0.5-2 us per object: young collections
-stalled every table for 80-300 ms, and a full one for a second.
+A collection walks every object of the generations it collects, and with a server that replaces
+each match's state on every action, CPython 3.11 collects rarely and then walks hundreds of
+thousands of objects at once, stalling every table (``docs/performance.md``, "Python's cyclic
+collector", has the figures).
 
 Bidak's per-action work makes no reference cycles, so reference counting frees what an action
 leaves behind, and the collector has almost nothing to find. :class:`Collector` therefore turns
@@ -14,19 +12,8 @@ permanent generation (a constant-time list splice that no collection walks). Cyc
 meanwhile (a connection's teardown, an exception kept with its traceback) would pile up there,
 so when the heap has grown by ``growth`` times since the last full collection, a full
 collection runs: the heap grows to the working set of the busiest hour in a few such
-doublings, and then they stop. (Collecting the young generation at each step, to catch those
-cycles before they are frozen, was measured and dropped: the young objects are mostly the
-legal plays of every table dealt in the last second, and walking them took 50-60 ms a second
-with 2,000 matches.)
-
-The heap's size is read as the interpreter's allocated memory blocks
-(``sys.getallocatedblocks()``, a fraction of a millisecond), which stays flat while the server
-serves a steady crowd. Summing the young generation's count at each freeze instead drifts
-upwards (CPython stops that count at zero when more objects are freed than made): with 2,000
-matches it called 4-5 full collections while the bench set its pairs up, and in each of three
-runs the last one (1.2-1.4 s) fell at the start of the measured window; on allocated blocks,
-two runs had 2 collections during set-up and none in the window. ``gc.get_freeze_count()``
-is exact but walks the whole frozen list.
+doublings, and then they stop. The heap's size is read as the interpreter's allocated memory
+blocks (``sys.getallocatedblocks()``).
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ anything finer: enough for a player to recognise their own devices, too little t
 
 from __future__ import annotations
 
+UNKNOWN = "Unknown browser"
+"""The label of a browser that does not say what it is (and of a session stored without one)."""
+
 # Order matters: Edge, Opera and Samsung's browser also say "Chrome", and Chrome says "Safari".
 _BROWSERS = (
     ("Edg/", "Edge"),
@@ -38,4 +41,4 @@ def device_label(user_agent: str | None) -> str:
     system = next((name for mark, name in _SYSTEMS if mark in text), None)
     if browser and system:
         return f"{browser} on {system}"
-    return browser or system or "Unknown browser"
+    return browser or system or UNKNOWN

@@ -10,11 +10,10 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 
-from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 from bidak.server.settings import Settings
-from bidak.server.store.db import Database
+from bidak.server.store.db import Database, open_sqlite_file
 
 TIMEOUT = 10.0
 """Seconds each service has to answer."""
@@ -34,28 +33,18 @@ def _reason(error: BaseException) -> str:
     return first if name in ("Error", "Exception") else f"{name}: {first}"
 
 
-def _sqlite(path: str) -> None:
-    """Open (or create) the SQLite file, as the server will (the standard library's driver: a
-    failed aiosqlite connect leaves its thread behind)."""
-    connection = sqlite3.connect(path)
-    try:
-        connection.execute("SELECT 1")
-    finally:
-        connection.close()
-
-
 async def _database(url: str) -> str | None:
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         try:
-            _sqlite(parsed.database or ":memory:")
+            open_sqlite_file(parsed.database or ":memory:")
         except sqlite3.Error as failed:
             return f"cannot open the database {_where(url)}: {_reason(failed)}"
         return None
     database = Database(url)
     try:
-        async with asyncio.timeout(TIMEOUT), database.engine.connect() as connection:
-            await connection.execute(text("SELECT 1"))
+        async with asyncio.timeout(TIMEOUT):
+            await database.ping()
     except Exception as failed:
         return f"cannot open the database {_where(url)}: {_reason(failed)}"
     finally:

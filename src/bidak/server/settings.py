@@ -53,9 +53,8 @@ class Settings(BaseSettings):
     """Seconds a bot may think before it falls back to a quick answer."""
     max_message_bytes: int = Field(default=4096, ge=256, le=1_048_576)
     ws_deflate: bool = False
-    """Compress WebSocket messages (permessage-deflate) when the browser offers it. Off: a
-    table is about 1.2 kB, and compressing every message cost the server a tenth of its time
-    at 2,000 matches (and each compressing connection keeps a zlib window)."""
+    """Compress WebSocket messages (permessage-deflate) when the browser offers it. Off by
+    default: it costs server time for small messages (``docs/performance.md``)."""
     rate_per_second: float = Field(default=20.0, gt=0.0)
     rate_burst: int = Field(default=40, ge=1)
     guests_per_minute: float = Field(default=30.0, gt=0.0)
@@ -91,7 +90,7 @@ class Settings(BaseSettings):
     died), and how late such a clock must be before another process acts on it."""
     gc_freeze_seconds: float | None = Field(default=1.0, gt=0.0, le=3600.0)
     """How often what is alive is frozen out of Python's cyclic collector, which otherwise
-    stalls every table for 80-300 ms at a time under load (see :mod:`bidak.server.collector`);
+    stalls every table under load (:mod:`bidak.server.collector`, ``docs/performance.md``);
     None (``BIDAK_GC_FREEZE_SECONDS=off``) keeps the interpreter's own collector."""
 
     @field_validator("database_url")

@@ -26,7 +26,7 @@ directly).
     bidak.server.tokens.ExpiredToken: this link has expired
 
 Session cookies are not signed: they are random tokens whose SHA-256 is stored (see
-``bidak.server.store.repo``), which a keyed hash would not make safer, and a lost or changed
+``bidak.server.store.rows``), which a keyed hash would not make safer, and a lost or changed
 secret would then end every session.
 """
 

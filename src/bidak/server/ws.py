@@ -38,7 +38,7 @@ from bidak.server.routes.rooms import seat_infos
 from bidak.server.services import Services
 from bidak.server.sockets import REPLACED, REPLACED_REASON
 from bidak.server.store.models import PlayerRow
-from bidak.server.store.repo import token_hash
+from bidak.server.store.rows import token_hash
 from bidak.server.views import dumps, with_table
 from bidak.server.wire import messages
 from bidak.server.wire.messages import EventItem, error, refusal

@@ -24,6 +24,8 @@ ACTIVE_DAYS = 60
 
 @dataclass(frozen=True)
 class RatedLine:
+    """One rated match in a profile, from the profile's player's side."""
+
     match_id: str
     opponent_id: str
     opponent: str
@@ -35,6 +37,8 @@ class RatedLine:
 
 @dataclass(frozen=True)
 class Profile:
+    """What a player's public profile shows."""
+
     id: str
     name: str
     rating: float
@@ -50,6 +54,9 @@ class Profile:
 
 
 def profile(connection: Connection, player_id: str, recent: int = 20) -> Profile | None:
+    """The player's profile (rating, rated results with the ``recent`` last ones, average PR
+    over their reviewed matches), read in the caller's transaction; None if there is no such
+    player."""
     player = connection.execute(select(_PLAYERS).where(_PLAYERS.c.id == player_id)).first()
     if player is None:
         return None

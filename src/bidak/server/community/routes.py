@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from bidak.server.community import queries
 from bidak.server.services import PlayerDep, ServicesDep
-from bidak.server.store.repo import is_key
+from bidak.server.store.rows import is_key
 
 router = APIRouter(tags=["community"])
 

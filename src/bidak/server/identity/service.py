@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import io
 import zipfile
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any
@@ -21,17 +20,18 @@ from typing import Any
 import orjson
 
 from bidak.server.clocks import Clock
+from bidak.server.devices import UNKNOWN
 from bidak.server.identity import queries
-from bidak.server.identity.queries import Link, LinkRefused
+from bidak.server.identity.queries import Confirmed, LinkRefused, NotYours
 from bidak.server.limiter import Limits
 from bidak.server.mail.addresses import BadAddress, masked, normalise
 from bidak.server.mail.letters import Language, Purpose, compose
 from bidak.server.mail.outbox import Outbox
+from bidak.server.store import players
 from bidak.server.store.db import Database
 from bidak.server.store.models import PlayerRow
-from bidak.server.store.repo import token_hash
+from bidak.server.store.rows import token_hash
 from bidak.server.tokens import BadToken, ExpiredToken, Signer
-from bidak.server.wallet.queries import owned
 
 LINK_SECONDS = 30 * 60
 LINK_PURPOSE = "email-link"
@@ -46,16 +46,6 @@ class AccountError(Exception):
         self.status = status
         self.message = message
         self.retry_after = retry_after
-
-
-@dataclass(frozen=True)
-class Confirmed:
-    purpose: Purpose
-    player_id: str | None
-    """The account the browser is now signed in to (None after a deletion)."""
-    token: str | None
-    """A new session cookie for the browser, when it changed."""
-    merged: int = 0
 
 
 class Accounts:
@@ -199,7 +189,7 @@ class Accounts:
 
     async def preview(self, token: str) -> dict[str, Any]:
         """What the link would do, without using it (for the page that asks for the click)."""
-        found = await self.db.read(partial(_peek_with_owner, token=self._raw(token, True)))
+        found = await self.db.read(partial(queries.peek_with_owner, token=self._raw(token, True)))
         if found is None:
             raise AccountError(404, _REFUSED["unknown"])
         link, owner = found
@@ -229,7 +219,7 @@ class Accounts:
         """Use the link in this browser (``player``, ``session``: who it is signed in as)."""
         now = self.clock.now()
         work = partial(
-            _confirm,
+            queries.confirm,
             token=self._raw(token),
             now=now,
             at=datetime.fromtimestamp(now, UTC),
@@ -252,7 +242,7 @@ class Accounts:
         purpose = result.purpose
         if purpose is Purpose.CHANGE_EMAIL and carried:
             assert result.player_id is not None
-            owner = await self.db.read(partial(_player, player_id=result.player_id))
+            owner = await self.db.read(partial(players.player_row, player_id=result.player_id))
             assert owner is not None
             await self._send(Purpose.LINK_EMAIL, owner, carried, carried, language, base)
         return result
@@ -260,14 +250,14 @@ class Accounts:
     # -- sessions and data ---------------------------------------------------------------------
 
     async def sessions(self, player_id: str, session: str | None) -> list[dict[str, Any]]:
-        rows = await self.db.read(partial(queries.sessions_of, player_id=player_id))
+        rows = await self.db.read(partial(players.sessions_of, player_id=player_id))
         mine = token_hash(session) if session else None
         return [
             {
                 "id": row["id"],
                 "created_at": row["created_at"].isoformat(),
                 "last_seen": row["last_seen"],
-                "device": row["device"] or "Unknown browser",
+                "device": row["device"] or UNKNOWN,
                 "current": row["token_hash"] == mine,
             }
             for row in rows
@@ -275,24 +265,24 @@ class Accounts:
 
     async def end_session(self, player_id: str, session_id: str) -> bool:
         return await self.db.write(
-            partial(queries.end_session, player_id=player_id, session_id=session_id)
+            partial(players.end_session, player_id=player_id, session_id=session_id)
         )
 
     async def logout(self, session: str) -> None:
-        await self.db.write(partial(queries.end_token, token=session))
+        await self.db.write(partial(players.end_token, token=session))
 
     async def logout_all(self, player_id: str) -> int:
-        return await self.db.write(partial(queries.end_all, player_id=player_id))
+        return await self.db.write(partial(players.end_all, player_id=player_id))
 
     async def seen(self, session: str, device: str) -> None:
         await self.db.write(
-            partial(queries.seen, token=session, now=self.clock.now(), device=device)
+            partial(players.seen, token=session, now=self.clock.now(), device=device)
         )
 
     async def export(self, player_id: str, mats: dict[str, str]) -> bytes:
         """A zip: account.json (everything stored about the account) and each finished match
         as .mat (``mats``, by match id)."""
-        document = await self.db.read(partial(_export, player_id=player_id))
+        document = await self.db.read(partial(queries.export, player_id=player_id))
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
             archive.writestr(
@@ -316,130 +306,3 @@ def _address(text: str) -> str:
         return normalise(text)
     except BadAddress as bad:
         raise AccountError(422, str(bad)) from None
-
-
-def _player(connection: Any, player_id: str) -> PlayerRow | None:
-    from sqlalchemy import select
-
-    row = connection.execute(
-        select(PlayerRow.__table__).where(PlayerRow.__table__.c.id == player_id)
-    ).first()
-    return None if row is None else PlayerRow(**row._mapping)
-
-
-class NotYours(Exception):
-    """A link that acts on an account, opened in a browser signed in to another one."""
-
-
-_OWN_ACCOUNT = (Purpose.LINK_EMAIL, Purpose.CHANGE_EMAIL, Purpose.DELETE_ACCOUNT)
-"""What a link may do only in a browser of the account that asked for it."""
-
-
-def _peek_with_owner(connection: Any, token: str) -> tuple[Link, PlayerRow | None] | None:
-    link = queries.peek(connection, token)
-    return None if link is None else (link, _player(connection, link.player_id))
-
-
-def _confirm(
-    connection: Any,
-    token: str,
-    now: float,
-    at: datetime,
-    player_id: str | None,
-    session: str | None,
-    device: str,
-) -> tuple[Confirmed, str]:
-    """Check the link, use it and do what it says, in one transaction (all or nothing: a
-    refusal leaves the link unused)."""
-    found = _peek_with_owner(connection, token)
-    if found is None:
-        raise LinkRefused("unknown")
-    link, owner = found
-    purpose = Purpose(link.purpose)
-    if purpose in _OWN_ACCOUNT and player_id != link.player_id:
-        raise NotYours(purpose)
-    queries.use(connection, token, link, now)
-    if owner is None or owner.deleted_at is not None:
-        raise LinkRefused("unknown")
-    if purpose is Purpose.LINK_EMAIL:
-        queries.set_email(connection, owner.id, link.email)
-        return Confirmed(purpose, owner.id, _rotated(connection, owner.id, session, at, device)), ""
-    if purpose is Purpose.CHANGE_EMAIL:
-        if not link.email:
-            queries.set_email(connection, owner.id, None)
-        return Confirmed(purpose, owner.id, None), link.email
-    if purpose is Purpose.DELETE_ACCOUNT:
-        queries.delete_account(connection, owner.id, at)
-        return Confirmed(purpose, None, None), ""
-    # Sign in: this browser now belongs to the owner; a guest it held joins the account.
-    merged = 0
-    if player_id is not None and player_id != owner.id:
-        merged = queries.merge_guest(connection, player_id, owner.id, at)
-    return (
-        Confirmed(purpose, owner.id, _rotated(connection, owner.id, session, at, device), merged),
-        "",
-    )
-
-
-def _rotated(
-    connection: Any, player_id: str, session: str | None, at: datetime, device: str
-) -> str:
-    """A fresh session token for this browser (the one it had stops working at once)."""
-    if session is not None:
-        queries.end_token(connection, session)
-    return queries.new_session(connection, player_id, at, device)
-
-
-def _export(connection: Any, player_id: str) -> dict[str, Any]:
-    from sqlalchemy import or_, select
-
-    from bidak.server.store.models import LedgerRow, RatedMatchRow, RoomRow
-
-    player = _player(connection, player_id)
-    assert player is not None
-    ledger = connection.execute(
-        select(LedgerRow.__table__)
-        .where(LedgerRow.__table__.c.player_id == player_id)
-        .order_by(LedgerRow.__table__.c.id)
-    ).all()
-    rated = RatedMatchRow.__table__
-    ratings = connection.execute(
-        select(rated).where(or_(rated.c.winner_id == player_id, rated.c.loser_id == player_id))
-    ).all()
-    rooms = RoomRow.__table__
-    seats = connection.execute(
-        select(
-            rooms.c.code, rooms.c.kind, rooms.c.match_id, rooms.c.seat0_id, rooms.c.seat1_id
-        ).where(or_(rooms.c.seat0_id == player_id, rooms.c.seat1_id == player_id))
-    ).all()
-    return {
-        "account": {
-            "id": player.id,
-            "name": player.name,
-            "created_at": player.created_at,
-            "email": player.email,
-            "coins": player.coins,
-            "rating": player.rating,
-            "experience": player.experience,
-            "checkin_streak": player.checkin_streak,
-            "checkin_day": player.checkin_day,
-            "board": player.board,
-            "checkers": player.checkers,
-        },
-        "sessions": [
-            {k: v for k, v in row.items() if k != "token_hash"}
-            for row in queries.sessions_of(connection, player_id)
-        ],
-        "ledger": [dict(row._mapping) for row in ledger],
-        "owned": sorted(owned(connection, player_id)),
-        "rated_matches": [dict(row._mapping) for row in ratings],
-        "rooms": [
-            {
-                "room": row.code,
-                "kind": row.kind,
-                "match_id": row.match_id,
-                "seat": 0 if row.seat0_id == player_id else 1,
-            }
-            for row in seats
-        ],
-    }

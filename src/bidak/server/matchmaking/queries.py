@@ -49,6 +49,7 @@ def enqueue(
 
 
 def leave(connection: Connection, player_id: str) -> bool:
+    """Take the player out of the queue; False if they were not in it."""
     return bool(connection.execute(delete(_QUEUE).where(_QUEUE.c.player_id == player_id)).rowcount)
 
 
@@ -85,11 +86,13 @@ def seekers(connection: Connection) -> list[tuple[Seeker, bool]]:
 
 
 def entry(connection: Connection, player_id: str) -> QueueRow | None:
+    """The player's entry in the queue, or None."""
     row = connection.execute(select(_QUEUE).where(_QUEUE.c.player_id == player_id)).first()
     return None if row is None else QueueRow(**row._mapping)
 
 
 def mute(connection: Connection, player_id: str, muted_id: str, at: datetime) -> None:
+    """Note that ``player_id`` muted ``muted_id`` (muting twice keeps the first)."""
     exists = connection.execute(
         select(_MUTES.c.player_id).where(
             _MUTES.c.player_id == player_id, _MUTES.c.muted_id == muted_id
@@ -100,11 +103,13 @@ def mute(connection: Connection, player_id: str, muted_id: str, at: datetime) ->
 
 
 def unmute(connection: Connection, player_id: str, muted_id: str) -> None:
+    """Undo :func:`mute` (harmless when there is nothing to undo)."""
     connection.execute(
         delete(_MUTES).where(_MUTES.c.player_id == player_id, _MUTES.c.muted_id == muted_id)
     )
 
 
 def muted_by(connection: Connection, player_id: str) -> set[str]:
+    """The ids of the players ``player_id`` muted."""
     rows = connection.execute(select(_MUTES.c.muted_id).where(_MUTES.c.player_id == player_id))
     return {row.muted_id for row in rows}

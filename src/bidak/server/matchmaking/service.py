@@ -102,8 +102,8 @@ class QuickMatch:
         now = self.clock.now()
         pairs = pair([s for s, _ in waiting], now)
         paired = {seeker.player for two in pairs for seeker in two}
-        # One after the other: each pair hears as soon as its own match is ready (started all
-        # at once, every pair would wait for the last; measured with bench server --quick).
+        # One after the other: each pair hears as soon as its own match is ready
+        # (docs/performance.md, "Quick match starts its pairs one after the other").
         done = [await self._start(first, second) for first, second in pairs]
         for seeker, offered in waiting:
             if offered or seeker.player in paired:

@@ -9,9 +9,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from bidak.engine.levels import Level
 from bidak.match import OpeningRule, RuleSet, TimeoutPolicy
 
-MATCH_LENGTHS = (1, 3, 5, 7)
-MOVE_SECONDS = (30, 45, 60, 90)
-
 
 class PracticeOptions(BaseModel):
     """A match against a bot."""

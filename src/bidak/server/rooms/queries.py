@@ -80,10 +80,13 @@ class RoomStore:
     # -- rooms ------------------------------------------------------------------------------------
 
     async def create_room(self, room: RoomRow) -> Room:
+        """Store a new room (its code must be new: a taken code raises ``IntegrityError``);
+        its value."""
         await self.db.write(partial(insert_rows, rows=[room]))
         return room_value(room)
 
     async def room(self, code: str) -> Room | None:
+        """The room of ``code`` as it is stored now, or None (also for what cannot be a code)."""
         if not is_key(code):
             return None
         async with self.db.session() as session:
@@ -138,6 +141,7 @@ class RoomStore:
         )
 
     async def match(self, match_id: str) -> MatchRow | None:
+        """The match's row as stored now, or None (also for what cannot be an id)."""
         if not is_key(match_id):
             return None
         async with self.db.session() as session:
@@ -154,6 +158,7 @@ class RoomStore:
         await self._appends.submit(change)
 
     async def close(self) -> None:
+        """Stop the append batcher; appends not yet committed are cancelled."""
         await self._appends.close()
 
     async def _append_batch(self, changes: Sequence[Append]) -> list[Outcome]:
@@ -178,6 +183,7 @@ class RoomStore:
         return outcomes
 
     async def events(self, match_id: str, after: int = 0) -> list[EventRow]:
+        """The match's stored events after version ``after``, in order."""
         async with self.db.session() as session:
             rows = await session.scalars(
                 select(EventRow)
@@ -202,6 +208,7 @@ class RoomStore:
             return list(rows)
 
     async def rated_match(self, match_id: str) -> RatedMatchRow | None:
+        """How the match moved the two ratings, if it was rated and is over; else None."""
         if not is_key(match_id):
             return None
         async with self.db.session() as session:
@@ -290,8 +297,8 @@ _SQLITE_EVENTS = "INSERT INTO events (match_id, version, payload, created_at) VA
 def _append_all_sqlite(connection: Connection, changes: Sequence[Append]) -> list[Outcome]:
     """:func:`_append_all` through the sqlite3 driver itself: the same two statements and the
     same stored text (values go through the columns' own SQLAlchemy converters), without
-    SQLAlchemy's per-statement work, which was two thirds of an append's time. The driver's
-    errors are raised as SQLAlchemy's, like every other statement's."""
+    SQLAlchemy's per-statement work (measured: ``docs/performance.md``, "The SQLite append").
+    The driver's errors are raised as SQLAlchemy's, like every other statement's."""
     dialect = connection.dialect
     json_text = _MATCHES.c.state.type.dialect_impl(dialect).bind_processor(dialect)
     stamp = _MATCHES.c.updated_at.type.dialect_impl(dialect).bind_processor(dialect)

@@ -1,1 +1,6 @@
-"""Storage: SQLAlchemy models, the database handle with its migrations, and repositories."""
+"""Storage: the database handle and its transactions (``db``), the models, the migrations, keys,
+and the queries every capability shares (``players``, ``rated``, ``repo``).
+
+SQL lives here and in each capability's ``queries`` module only (``docs/architecture.md``,
+"Storage").
+"""

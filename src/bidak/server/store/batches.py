@@ -1,11 +1,9 @@
 """Group commit: writes that arrive together are committed together.
 
-Each accepted action stores its events in a transaction before anyone is told of them. One
-transaction per action makes every action pay a whole commit, and with SQLite, several connections
-committing at once wait for its single write lock (its busy handler sleeps up to 100 ms at a time).
 A :class:`Batcher` has one task take every write waiting in its queue, hand them to a function that
 stores them in one transaction, and then answer each writer with its own result: a writer still
-waits for its commit, but a commit serves everyone who was waiting for one.
+waits for its commit, but a commit serves everyone who was waiting for one. Why:
+``docs/performance.md``, "Group commit".
 """
 
 from __future__ import annotations

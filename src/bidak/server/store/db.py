@@ -18,7 +18,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, make_url, text
 from sqlalchemy.engine import Connection, RootTransaction
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -49,6 +49,11 @@ JSON_CODEC: dict[str, Any] = {"json_serializer": _json_text, "json_deserializer"
 log = logging.getLogger(__name__)
 
 
+class KeyTaken(Exception):
+    """A write lost a race on a unique key (a twin request stored the same idempotency key
+    first) and was rolled back whole (:meth:`Database.write_keyed`)."""
+
+
 def async_url(url: str) -> str:
     """Pick the async driver for a plain URL: ``sqlite://`` -> aiosqlite, ``postgresql://`` ->
     asyncpg. A URL that already names a driver is kept."""
@@ -63,6 +68,10 @@ def async_url(url: str) -> str:
 
 
 class Database:
+    """The database at ``url`` (SQLite or PostgreSQL): every transaction of the server is
+    :meth:`write` or :meth:`read` (Core statements on a connection) or, for reads of whole
+    rows, :meth:`session`."""
+
     def __init__(self, url: str) -> None:
         self.url = async_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
@@ -79,20 +88,18 @@ class Database:
         self._writer = Turns()  # the direct engine has one connection: one writer
 
     async def write(self, work: Callable[[Connection], T], *, urgent: bool = False) -> T:
-        """Run ``work`` in one transaction and commit; returns what it returned.
+        """Run ``work`` in one transaction and commit; returns what it returned. If ``work``
+        raises, the transaction is rolled back and the exception goes to the caller.
 
-        For a SQLite file the statements run right here, on the event loop's thread, through
-        a connection of its own: they take a fraction of a millisecond, and going through
-        aiosqlite's thread costs more than that in hand-offs, which under load wait for the
-        GIL at every statement. Only the commit, which waits for the disk, runs on a thread
-        (one hand-off per transaction). That connection never sleeps in SQLite's busy handler
-        (it would stall the loop): if another connection holds the write lock, the
-        transaction is rolled back and tried again after an asynchronous pause. Writes take
-        turns on that connection. Other databases run ``work`` through the async engine.
-
-        Every write of the server comes here, so a SQLite file has one writer in the process.
-        ``urgent`` writes (the game's moves) take their turn before the others
-        (:mod:`bidak.server.store.turns`).
+        For a SQLite file the statements run right here, on the event loop's thread, through a
+        connection of its own; only the commit, which waits for the disk, runs on a thread. That
+        connection never sleeps in SQLite's busy handler: if another connection holds the write
+        lock, the transaction is rolled back and ``work`` runs again after an asynchronous pause (up
+        to :data:`LOCK_WAIT` seconds in all), so ``work`` may run more than once and must have no
+        effect outside the transaction. Writes take turns on that connection, ``urgent`` ones (the
+        game's moves) first (:mod:`bidak.server.store.turns`). Other databases run ``work`` through
+        the async engine. Every write of the server comes here, so a SQLite file has one writer in
+        the process. Why: ``docs/performance.md``, "SQLite writes".
         """
         if self.direct is None:
             async with self.engine.begin() as connection:
@@ -102,6 +109,16 @@ class Database:
             return await self._write_direct(self.direct, work)
         finally:
             self._writer.release()
+
+    async def write_keyed(self, work: Callable[[Connection], T], *, urgent: bool = False) -> T:
+        """:meth:`write`, for a transaction that stores a unique idempotency key: when another
+        transaction stored a row with the same unique value first, this one is rolled back
+        whole and :class:`KeyTaken` is raised. The caller then answers with what the first one
+        stored (reading it, or running ``work`` again, which finds it)."""
+        try:
+            return await self.write(work, urgent=urgent)
+        except IntegrityError as taken:
+            raise KeyTaken(str(taken.orig)) from taken
 
     async def _write_direct(self, direct: Engine, work: Callable[[Connection], T]) -> T:
         pause, give_up = 0.001, time.monotonic() + LOCK_WAIT
@@ -146,6 +163,12 @@ class Database:
                 )
             await connection.run_sync(_upgrade, revision)
 
+    async def ping(self) -> None:
+        """Run ``SELECT 1`` on a connection of the pool: raises what the driver raises when
+        the database cannot be reached or refuses the login."""
+        async with self.engine.connect() as connection:
+            await connection.execute(text("SELECT 1"))
+
     async def read(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` (Core statements on a connection) for reading, outside any write."""
         async with self.engine.connect() as connection:
@@ -153,6 +176,8 @@ class Database:
 
     @asynccontextmanager
     async def session(self) -> AsyncIterator[AsyncSession]:
+        """An ORM session for reading rows (its objects stay usable after it closes); writes
+        go through :meth:`write`."""
         async with self.sessions() as session:
             yield session
 
@@ -177,6 +202,7 @@ class Database:
                 log.warning("WAL checkpoint failed", exc_info=True)
 
     async def close(self) -> None:
+        """Stop the checkpoints, wait for a commit in flight and close every connection."""
         task, self._checkpoints = self._checkpoints, None
         if task is not None:
             task.cancel()
@@ -186,6 +212,17 @@ class Database:
         if self.direct is not None:
             self.direct.dispose()
         await self.engine.dispose()
+
+
+def open_sqlite_file(path: str) -> None:
+    """Open (or create) the SQLite file at ``path`` and run one statement on it, as the server
+    will; raises :class:`sqlite3.Error`. (The standard library's driver: a failed aiosqlite
+    connect leaves its thread behind.)"""
+    connection = sqlite3.connect(path)
+    try:
+        connection.execute("SELECT 1")
+    finally:
+        connection.close()
 
 
 def _upgrade(connection: Connection, revision: str = "head") -> None:

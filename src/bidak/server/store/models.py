@@ -10,6 +10,8 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
 class Base(DeclarativeBase):
+    """Every table's base: JSON columns for ``dict[str, Any]`` fields."""
+
     type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSON}
 
 
@@ -135,7 +137,8 @@ class LedgerRow(Base):
 
 
 class OwnedRow(Base):
-    """A cosmetic a player bought (the free ones are everybody's and not listed)."""
+    """A cosmetic a player bought (the free ones are everybody's and not listed); when, is the
+    ``at`` of the ledger entry that paid for it."""
 
     __tablename__ = "owned"
     __table_args__ = (UniqueConstraint("entry_id"),)
@@ -143,7 +146,6 @@ class OwnedRow(Base):
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
     item: Mapped[str] = mapped_column(String(32), primary_key=True)
     entry_id: Mapped[int] = mapped_column(ForeignKey("ledger.id"))
-    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class RatedMatchRow(Base):
@@ -211,6 +213,5 @@ class EmailLinkRow(Base):
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
     email: Mapped[str] = mapped_column(String(254))
     """The address the letter went to, or, for a change, the address to link next ("" removes)."""
-    created_at: Mapped[float] = mapped_column(Float)
     expires_at: Mapped[float] = mapped_column(Float)
     used_at: Mapped[float | None] = mapped_column(Float, default=None)

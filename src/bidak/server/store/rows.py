@@ -1,7 +1,9 @@
-"""Helpers every package's queries share: new ids, what may be a key, inserting ORM rows."""
+"""Helpers every package's queries share: new ids, what may be a key, the hash a secret is kept
+as, inserting ORM rows."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
 from collections.abc import Sequence
@@ -14,6 +16,7 @@ from bidak.server.store.models import Base
 
 
 def new_id() -> str:
+    """A fresh random id for a new row (128 bits, 32 hex digits)."""
     return secrets.token_hex(16)
 
 
@@ -24,6 +27,12 @@ def is_key(text: str) -> bool:
     """Whether ``text`` could be a room code or match id at all; anything else (a NUL, which
     PostgreSQL cannot even compare, or a lone surrogate) is simply not found."""
     return _KEY.fullmatch(text) is not None
+
+
+def token_hash(token: str) -> str:
+    """What a secret token (a session cookie, an e-mail link) is stored as: its SHA-256 in hex,
+    so a copy of the database opens no session and no link."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 def insert_rows(connection: Connection, rows: Sequence[Base]) -> None:

@@ -1,10 +1,9 @@
 """Turns at the database's one writing connection: the game's moves go before everything else.
 
 A SQLite file has one writer per process (:meth:`bidak.server.store.db.Database.write`), and
-every write holds it through its commit. When many people arrive at once, their accounts, rooms
-and seats queue for it; in a first-come line the game's next batch of moves waited behind all of
-them (p50 117-250 ms with 32 arrivals at a time, while 2,000 matches were being played). With
-:class:`Turns` an urgent writer waits only for the write in progress (p50 10-18 ms then).
+every write holds it through its commit. With :class:`Turns` an urgent writer (the game's moves)
+waits only for the write in progress, not for the accounts, rooms and seats queued before it.
+Measured: ``docs/performance.md``, "Turns at the writer".
 """
 
 from __future__ import annotations
@@ -23,9 +22,12 @@ class Turns:
 
     @property
     def held(self) -> bool:
+        """Whether a writer has the turn."""
         return self._held
 
     async def acquire(self, urgent: bool = False) -> None:
+        """Wait for the turn (before every non-urgent waiter if ``urgent``). A waiter that is
+        cancelled gives up its place, or passes on a turn handed to it meanwhile."""
         if not self._held:  # (nobody waits while it is free: release drains the lines first)
             self._held = True
             return

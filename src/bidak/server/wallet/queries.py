@@ -5,7 +5,8 @@ Each function takes a connection inside :meth:`bidak.server.store.db.Database.wr
 transaction. The player's row is read ``FOR UPDATE`` (PostgreSQL; SQLite has one writer at a
 time), so concurrent requests for one account take turns; the ledger's unique key is the second
 line of defence: a request that loses a race on its key raises ``IntegrityError``, its whole
-transaction is rolled back, and the service answers with what the first one stored.
+transaction is rolled back (``Database.write_keyed`` raises ``KeyTaken`` then), and the service
+answers with what the first one stored.
 """
 
 from __future__ import annotations
@@ -26,15 +27,17 @@ _OWNED = cast(Table, OwnedRow.__table__)
 
 
 class NoSuchPlayer(Exception):
-    pass
+    """There is no player with that id."""
 
 
 class AlreadyOwned(Exception):
-    pass
+    """The player owns that item already (a purchase changes nothing)."""
 
 
 @dataclass(frozen=True)
 class Entry:
+    """One ledger entry (see :class:`bidak.server.store.models.LedgerRow`)."""
+
     id: int
     player_id: str
     amount: int
@@ -48,6 +51,8 @@ class Entry:
 
 @dataclass(frozen=True)
 class Purse:
+    """A player's balance, check-in streak and looks."""
+
     balance: int
     streak: int
     checkin_day: date | None
@@ -66,6 +71,8 @@ _PURSE = select(
 
 
 def locked_purse(connection: Connection, player_id: str) -> dict[str, Any]:
+    """The wallet's columns of the player's row, which stays locked (``FOR UPDATE``) until the
+    caller's transaction ends; :class:`NoSuchPlayer` if there is none."""
     row = connection.execute(_PURSE.where(_PLAYERS.c.id == player_id).with_for_update()).first()
     if row is None:
         raise NoSuchPlayer(player_id)
@@ -83,7 +90,11 @@ def append_entry(
     item: str | None = None,
     note: str | None = None,
 ) -> Entry:
-    """Append an entry and move the cached balance to match (``debit`` refuses to go below 0)."""
+    """Append an entry and move the cached balance to match (``debit`` refuses to go below 0).
+
+    ``balance`` is what :func:`locked_purse` read: the caller holds the player's row. ``key``
+    is unique in the ledger: a key stored before raises ``IntegrityError`` (at the latest at
+    the commit), and the caller's transaction must be rolled back whole."""
     after = debit(balance, amount)
     entry_id = connection.execute(
         insert(_LEDGER)
@@ -110,6 +121,7 @@ def append_entry(
 
 
 def purse(connection: Connection, player_id: str) -> Purse:
+    """The player's purse as it is (no lock); :class:`NoSuchPlayer` if there is none."""
     row = connection.execute(_PURSE.where(_PLAYERS.c.id == player_id)).first()
     if row is None:
         raise NoSuchPlayer(player_id)
@@ -155,7 +167,7 @@ def do_check_in(
 
 
 class KeyReused(Exception):
-    pass
+    """An idempotency key already used for another purchase (another item or player)."""
 
 
 def buy(
@@ -179,9 +191,7 @@ def buy(
     entry = append_entry(
         connection, player_id, row["coins"], -price, Reason.PURCHASE, key, at, item=item
     )
-    connection.execute(
-        insert(_OWNED).values(player_id=player_id, item=item, entry_id=entry.id, at=at)
-    )
+    connection.execute(insert(_OWNED).values(player_id=player_id, item=item, entry_id=entry.id))
     return entry, False
 
 
@@ -196,12 +206,14 @@ def grant(
 
 
 def equip(connection: Connection, player_id: str, board: str | None, checkers: str | None) -> None:
+    """Set the player's board and checkers (None: the default); ownership is the caller's check."""
     connection.execute(
         update(_PLAYERS).where(_PLAYERS.c.id == player_id).values(board=board, checkers=checkers)
     )
 
 
 def entry_by_key(connection: Connection, key: str) -> Entry | None:
+    """The entry stored under idempotency key ``key``, or None."""
     row = connection.execute(select(_LEDGER).where(_LEDGER.c.key == key)).first()
     return None if row is None else Entry(**row._mapping)
 
@@ -218,6 +230,7 @@ def entries(connection: Connection, player_id: str, limit: int = 50) -> list[Ent
 
 
 def ledger_sum(connection: Connection, player_id: str) -> int:
+    """The sum of the player's ledger entries (what the cached balance must equal)."""
     total = connection.execute(
         select(func.coalesce(func.sum(_LEDGER.c.amount), 0)).where(_LEDGER.c.player_id == player_id)
     ).scalar_one()
@@ -225,5 +238,6 @@ def ledger_sum(connection: Connection, player_id: str) -> int:
 
 
 def owned(connection: Connection, player_id: str) -> set[str]:
+    """The cosmetics the player bought (the free ones are not listed)."""
     rows = connection.execute(select(_OWNED.c.item).where(_OWNED.c.player_id == player_id))
     return {row.item for row in rows}

@@ -13,12 +13,10 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from functools import partial
 
-from sqlalchemy.exc import IntegrityError
-
 from bidak.economy import MAX_GRANT, CheckIn, next_reward, site_day, streak_now
 from bidak.economy import shop as catalogue
 from bidak.server.clocks import Clock
-from bidak.server.store.db import Database
+from bidak.server.store.db import Database, KeyTaken
 from bidak.server.wallet import queries
 from bidak.server.wallet.queries import Entry, Purse
 
@@ -74,8 +72,8 @@ class Wallets:
             at=self._at(),
         )
         try:
-            done, balance = await self.db.write(work)
-        except IntegrityError:
+            done, balance = await self.db.write_keyed(work)
+        except KeyTaken:
             # Another request stored today's credit first (its key is taken): that one counts.
             done, balance = await self.db.write(work)
         # Checked in today (now or before): the next reward is tomorrow's.
@@ -119,8 +117,8 @@ class Wallets:
         )
         for attempt in range(2):
             try:
-                entry, replayed = await self.db.write(work)
-            except IntegrityError:
+                entry, replayed = await self.db.write_keyed(work)
+            except KeyTaken:
                 if attempt:
                     raise
                 continue  # a twin request stored the same key meanwhile: answer with it
@@ -164,8 +162,8 @@ class Wallets:
             at=self._at(),
         )
         try:
-            return await self.db.write(work)
-        except IntegrityError:
+            return await self.db.write_keyed(work)
+        except KeyTaken:
             first = await self.db.read(partial(queries.entry_by_key, key=stored))
             assert first is not None
             return first

@@ -31,9 +31,10 @@ from sqlalchemy.engine import Connection
 from bidak.match import RuleSet, event_to_json, rules_to_json, start_match, state_to_json
 from bidak.server.rooms import queries
 from bidak.server.rooms.queries import Append
+from bidak.server.storage import Store
 from bidak.server.store.db import Database
 from bidak.server.store.models import MatchRow, RoomRow
-from bidak.server.store.repo import Store, new_id
+from bidak.server.store.rows import new_id
 
 
 async def _matches(store: Store, count: int) -> list[tuple[str, int, dict[str, Any], list[Any]]]:

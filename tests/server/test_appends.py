@@ -18,10 +18,11 @@ from sqlalchemy import text
 
 from bidak.match import RuleSet, event_to_json, rules_to_json, start_match, state_to_json
 from bidak.server.rooms.queries import Append, Conflict
-from bidak.server.store.batches import Batcher, Outcome
+from bidak.server.storage import Store
+from bidak.server.store.batches import Batcher, WriteResult
 from bidak.server.store.db import Database
 from bidak.server.store.models import MatchRow, RoomRow
-from bidak.server.store.repo import Store, new_id
+from bidak.server.store.rows import new_id
 from tests.server import backends
 
 pytestmark = pytest.mark.anyio
@@ -189,7 +190,7 @@ async def test_sqlite_waits_for_another_connections_write_lock_without_stalling(
 async def test_the_batcher_answers_each_writer_with_its_own_outcome() -> None:
     seen: list[list[int]] = []
 
-    async def write(items: Sequence[int]) -> list[Outcome]:
+    async def write(items: Sequence[int]) -> list[WriteResult]:
         seen.append(list(items))
         await asyncio.sleep(0)
         return [None if item % 2 == 0 else ValueError(f"odd {item}") for item in items]
@@ -212,7 +213,7 @@ async def test_the_batcher_answers_each_writer_with_its_own_outcome() -> None:
 async def test_a_failed_batch_fails_each_of_its_writers_and_later_ones_still_write() -> None:
     calls = 0
 
-    async def write(items: Sequence[str]) -> list[Outcome]:
+    async def write(items: Sequence[str]) -> list[WriteResult]:
         nonlocal calls
         calls += 1
         if calls == 1:
@@ -229,7 +230,7 @@ async def test_a_failed_batch_fails_each_of_its_writers_and_later_ones_still_wri
 async def test_closing_cancels_writers_still_waiting() -> None:
     release = asyncio.Event()
 
-    async def write(items: Sequence[str]) -> list[Outcome]:
+    async def write(items: Sequence[str]) -> list[WriteResult]:
         await release.wait()
         return [None for _ in items]
 

@@ -37,8 +37,8 @@ from bidak.server.security import Refused, SiteCheck, SiteGuard, refuse_socket
 from bidak.server.services import Services
 from bidak.server.settings import Settings
 from bidak.server.sockets import SocketCap, registry_for
+from bidak.server.storage import Store
 from bidak.server.store.db import Database
-from bidak.server.store.repo import Store
 from bidak.server.tokens import Signer
 from bidak.server.wallet import routes as wallet
 from bidak.server.wallet.service import Wallets

@@ -20,9 +20,9 @@ from bidak.server.matchmaking.service import QuickMatch
 from bidak.server.rooms.service import RoomService
 from bidak.server.settings import Settings
 from bidak.server.sockets import SocketCap
+from bidak.server.storage import Store
 from bidak.server.store.db import Database
 from bidak.server.store.models import PlayerRow
-from bidak.server.store.repo import Store
 from bidak.server.tokens import Signer
 from bidak.server.wallet.service import Wallets
 

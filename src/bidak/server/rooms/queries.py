@@ -2,7 +2,7 @@
 logs, each in one short transaction.
 
 :class:`RoomStore` is what the rooms service (and the routes that show rooms and matches) use;
-``bidak.server.store.repo.Store`` extends it, so the server holds one store object. Rooms are
+``bidak.server.storage.Store`` extends it, so the server holds one store object. Rooms are
 handed out as frozen :class:`~bidak.server.rooms.room.Room` values (:func:`room_value`); matches
 and events as their rows. The hot path is :meth:`RoomStore.append`: appends that arrive together
 share one transaction (:mod:`bidak.server.store.batches`), written with Core statements built
@@ -23,7 +23,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from bidak.server.rooms.room import Room, RoomKind
-from bidak.server.store.batches import Batcher, Outcome
+from bidak.server.store.batches import Batcher, WriteResult
 from bidak.server.store.db import Database
 from bidak.server.store.models import EventRow, MatchRow, RatedMatchRow, RoomRow
 from bidak.server.store.rated import RatedEnd, rate
@@ -161,11 +161,11 @@ class RoomStore:
         """Stop the append batcher; appends not yet committed are cancelled."""
         await self._appends.close()
 
-    async def _append_batch(self, changes: Sequence[Append]) -> list[Outcome]:
+    async def _append_batch(self, changes: Sequence[Append]) -> list[WriteResult]:
         """Store ``changes`` in one transaction; if that fails as a whole, one by one."""
         if len(changes) > 1:
             try:
-                outcomes: list[Outcome] = await self.db.write(
+                outcomes: list[WriteResult] = await self.db.write(
                     partial(_append_all, changes=changes), urgent=True
                 )
                 return outcomes
@@ -220,6 +220,68 @@ class RoomStore:
             rows = await session.scalars(select(MatchRow).where(MatchRow.finished.is_(False)))
             return list(rows)
 
+    # -- rematch offers (kept in the room's row, so they hold across processes) ---------------
+
+    async def rematch_offer(self, code: str) -> RematchOffer:
+        """The room's rematch columns as stored now."""
+        return await self.db.read(partial(_rematch_offer, code=code))
+
+    async def offer_rematch(self, code: str, player_id: str, now: float) -> RematchOffer:
+        """Record ``player_id``'s offer at ``now`` unless a rematch was already accepted; the
+        columns afterwards."""
+        return await self.db.write(partial(_offer_rematch, code=code, player_id=player_id, now=now))
+
+    async def accept_rematch(self, code: str, offered_by: str, since: float, new: str) -> bool:
+        """Take ``offered_by``'s offer (made at ``since`` or later, not yet taken) for the room
+        ``new``, in one conditional update: of two accepts at once, one wins."""
+        taken: bool = await self.db.write(
+            partial(_accept_rematch, code=code, offered_by=offered_by, since=since, new=new)
+        )
+        return taken
+
+
+@dataclass(frozen=True)
+class RematchOffer:
+    """Who offered a rematch and when, and the rematch's room once accepted."""
+
+    by: str | None
+    at: float | None
+    room: str | None
+
+
+def _rematch_offer(connection: Connection, code: str) -> RematchOffer:
+    row = connection.execute(
+        select(_ROOMS.c.rematch_by, _ROOMS.c.rematch_at, _ROOMS.c.rematch_room).where(
+            _ROOMS.c.code == code
+        )
+    ).one()
+    return RematchOffer(row.rematch_by, row.rematch_at, row.rematch_room)
+
+
+def _offer_rematch(connection: Connection, code: str, player_id: str, now: float) -> RematchOffer:
+    connection.execute(
+        update(_ROOMS)
+        .where(_ROOMS.c.code == code, _ROOMS.c.rematch_room.is_(None))
+        .values(rematch_by=player_id, rematch_at=now)
+    )
+    return _rematch_offer(connection, code)
+
+
+def _accept_rematch(
+    connection: Connection, code: str, offered_by: str, since: float, new: str
+) -> bool:
+    taken = connection.execute(
+        update(_ROOMS)
+        .where(
+            _ROOMS.c.code == code,
+            _ROOMS.c.rematch_room.is_(None),
+            _ROOMS.c.rematch_by == offered_by,
+            _ROOMS.c.rematch_at >= since,
+        )
+        .values(rematch_room=new)
+    )
+    return bool(taken.rowcount)
+
 
 _ROOMS = cast(Table, RoomRow.__table__)
 _MATCHES = cast(Table, MatchRow.__table__)
@@ -240,7 +302,7 @@ _ADVANCE = (
 """A match row moves to its new state if it is still at the version its writer read."""
 
 
-def _append_all(connection: Connection, changes: Sequence[Append]) -> list[Outcome]:
+def _append_all(connection: Connection, changes: Sequence[Append]) -> list[WriteResult]:
     """Advance each match row (a Conflict for each row another writer moved first), then insert
     the events of those that advanced, all in the caller's transaction.
 
@@ -249,7 +311,7 @@ def _append_all(connection: Connection, changes: Sequence[Append]) -> list[Outco
     """
     if connection.dialect.name == "sqlite" and not any(c.rated for c in changes):
         return _append_all_sqlite(connection, changes)
-    outcomes: list[Outcome] = []
+    outcomes: list[WriteResult] = []
     rows: list[dict[str, Any]] = []
     now = _now()
     for change in changes:
@@ -294,7 +356,7 @@ _SQLITE_ADVANCE = (
 _SQLITE_EVENTS = "INSERT INTO events (match_id, version, payload, created_at) VALUES (?, ?, ?, ?)"
 
 
-def _append_all_sqlite(connection: Connection, changes: Sequence[Append]) -> list[Outcome]:
+def _append_all_sqlite(connection: Connection, changes: Sequence[Append]) -> list[WriteResult]:
     """:func:`_append_all` through the sqlite3 driver itself: the same two statements and the
     same stored text (values go through the columns' own SQLAlchemy converters), without
     SQLAlchemy's per-statement work (measured: ``docs/performance.md``, "The SQLite append").
@@ -305,7 +367,7 @@ def _append_all_sqlite(connection: Connection, changes: Sequence[Append]) -> lis
     assert json_text is not None and stamp is not None
     now = stamp(_now())
     cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
-    outcomes: list[Outcome] = []
+    outcomes: list[WriteResult] = []
     rows: list[tuple[Any, ...]] = []
     statement = _SQLITE_ADVANCE
     try:

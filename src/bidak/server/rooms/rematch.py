@@ -11,11 +11,7 @@ which every connection at the room forwards unchanged.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
-from typing import Any, Literal, cast
-
-from sqlalchemy import Table, select, update
-from sqlalchemy.engine import Connection
+from typing import Literal
 
 from bidak.match import rules_from_json
 from bidak.server.rooms.room import (
@@ -27,12 +23,9 @@ from bidak.server.rooms.room import (
     seat_of,
 )
 from bidak.server.rooms.service import RoomService
-from bidak.server.store.models import RoomRow
 from bidak.server.wire.messages import rematch_accepted, rematch_offered
 
 OFFER_SECONDS = 60.0
-
-_ROOMS = cast(Table, RoomRow.__table__)
 
 
 @dataclass(frozen=True)
@@ -45,33 +38,6 @@ class Rematch:
     room: str | None = None
 
 
-def _fresh(connection: Connection, code: str) -> Any:
-    return connection.execute(select(_ROOMS).where(_ROOMS.c.code == code)).first()
-
-
-def _offer(connection: Connection, code: str, player_id: str, now: float) -> Any:
-    connection.execute(
-        update(_ROOMS)
-        .where(_ROOMS.c.code == code, _ROOMS.c.rematch_room.is_(None))
-        .values(rematch_by=player_id, rematch_at=now)
-    )
-    return _fresh(connection, code)
-
-
-def _accept(connection: Connection, code: str, offered_by: str, since: float, new: str) -> bool:
-    taken = connection.execute(
-        update(_ROOMS)
-        .where(
-            _ROOMS.c.code == code,
-            _ROOMS.c.rematch_room.is_(None),
-            _ROOMS.c.rematch_by == offered_by,
-            _ROOMS.c.rematch_at >= since,
-        )
-        .values(rematch_room=new)
-    )
-    return bool(taken.rowcount)
-
-
 async def rematch(rooms: RoomService, code: str, player_id: str) -> Rematch:
     """Offer a rematch, or accept the other player's offer (which starts it)."""
     room = await rooms.room(code)
@@ -80,18 +46,18 @@ async def rematch(rooms: RoomService, code: str, player_id: str) -> Rematch:
         raise RoomError("not_seated", "Only the players of this match can ask for a rematch")
     if room.match_id is None or not (await rooms.live(room.match_id)).finished:
         raise RoomError("not_over", "A rematch can be asked for when the match is over")
-    db = rooms.store.db
+    store = rooms.store
     now = rooms.clock.now()
-    row = await db.read(partial(_fresh, code=code))
-    if row.rematch_room is not None:
-        return Rematch("accepted", room=row.rematch_room)
-    live_offer = row.rematch_by is not None and row.rematch_at >= now - OFFER_SECONDS
+    offer = await store.rematch_offer(code)
+    if offer.room is not None:
+        return Rematch("accepted", room=offer.room)
+    live_offer = offer.by is not None and offer.at is not None and offer.at >= now - OFFER_SECONDS
     practice = room.kind is RoomKind.PRACTICE
-    if practice or (live_offer and row.rematch_by != player_id):
-        return await _start(rooms, room, row.rematch_by or player_id, now)
-    row = await db.write(partial(_offer, code=code, player_id=player_id, now=now))
-    if row.rematch_room is not None:
-        return Rematch("accepted", room=row.rematch_room)
+    if practice or (live_offer and offer.by != player_id):
+        return await _start(rooms, room, offer.by or player_id, now)
+    offer = await store.offer_rematch(code, player_id, now)
+    if offer.room is not None:
+        return Rematch("accepted", room=offer.room)
     until = now + OFFER_SECONDS
     await rooms.bus.publish(room_channel(code), rematch_offered(int(seat), until))
     return Rematch("offered", by=int(seat), until=until)
@@ -99,14 +65,11 @@ async def rematch(rooms: RoomService, code: str, player_id: str) -> Rematch:
 
 async def _start(rooms: RoomService, room: Room, offered_by: str, now: float) -> Rematch:
     new = new_room_code()
-    db = rooms.store.db
-    accepted = await db.write(
-        partial(_accept, code=room.code, offered_by=offered_by, since=now - OFFER_SECONDS, new=new)
-    )
+    accepted = await rooms.store.accept_rematch(room.code, offered_by, now - OFFER_SECONDS, new)
     if not accepted:
-        row = await db.read(partial(_fresh, code=room.code))
-        if row.rematch_room is not None:
-            return Rematch("accepted", room=row.rematch_room)
+        offer = await rooms.store.rematch_offer(room.code)
+        if offer.room is not None:
+            return Rematch("accepted", room=offer.room)
         raise RoomError("expired", "The rematch offer ran out; offer one yourself")
     rules = rules_from_json(room.rules)
     # The other player starts in seat 0 this time (against a bot, the person keeps seat 0).

@@ -15,10 +15,10 @@ from typing import Generic, TypeVar
 
 Item = TypeVar("Item")
 
-Outcome = BaseException | None
+WriteResult = BaseException | None
 """What one write came to: None when it was stored, else the exception its writer gets."""
 
-WriteBatch = Callable[[Sequence[Item]], Awaitable[Sequence[Outcome]]]
+WriteBatch = Callable[[Sequence[Item]], Awaitable[Sequence[WriteResult]]]
 
 
 class Batcher(Generic[Item]):

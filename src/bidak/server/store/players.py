@@ -116,7 +116,7 @@ def _rename(connection: Connection, player_id: str, name: str) -> PlayerRow | No
 
 class Players:
     """The players' and sessions' reads and writes, each in one short transaction of its own
-    (:class:`bidak.server.store.repo.Store` is one)."""
+    (:class:`bidak.server.storage.Store` is one)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db

@@ -1,6 +1,7 @@
 """SQL lives in the storage layer only (``docs/architecture.md``, "Storage"): outside the store
-package and the capabilities' ``queries`` modules, no server module imports SQLAlchemy's
-statements, its ORM or its connections. Its errors and its URL parser may be used anywhere."""
+package and the capabilities' queries modules (``queries.py``, ``*_queries.py``), no server
+module imports SQLAlchemy's statements, its ORM or its connections. Its errors and its URL
+parser may be used anywhere."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ NOT_YET: dict[str, str] = {}
 
 def _storage(path: Path) -> bool:
     relative = path.relative_to(SERVER)
-    return relative.parts[0] == "store" or path.name == "queries.py"
+    return relative.parts[0] == "store" or path.name.endswith("queries.py")
 
 
 def _sql_imports(path: Path) -> list[str]:

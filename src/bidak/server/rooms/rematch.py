@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bidak.match import rules_from_json
+from bidak.server.rooms.rematch_queries import RematchOffers
 from bidak.server.rooms.room import (
     Room,
     RoomError,
@@ -46,7 +47,7 @@ async def rematch(rooms: RoomService, code: str, player_id: str) -> Rematch:
         raise RoomError("not_seated", "Only the players of this match can ask for a rematch")
     if room.match_id is None or not (await rooms.live(room.match_id)).finished:
         raise RoomError("not_over", "A rematch can be asked for when the match is over")
-    store = rooms.store
+    store = RematchOffers(rooms.store.db)
     now = rooms.clock.now()
     offer = await store.rematch_offer(code)
     if offer.room is not None:
@@ -65,9 +66,10 @@ async def rematch(rooms: RoomService, code: str, player_id: str) -> Rematch:
 
 async def _start(rooms: RoomService, room: Room, offered_by: str, now: float) -> Rematch:
     new = new_room_code()
-    accepted = await rooms.store.accept_rematch(room.code, offered_by, now - OFFER_SECONDS, new)
+    offers = RematchOffers(rooms.store.db)
+    accepted = await offers.accept_rematch(room.code, offered_by, now - OFFER_SECONDS, new)
     if not accepted:
-        offer = await rooms.store.rematch_offer(room.code)
+        offer = await offers.rematch_offer(room.code)
         if offer.room is not None:
             return Rematch("accepted", room=offer.room)
         raise RoomError("expired", "The rematch offer ran out; offer one yourself")

@@ -119,7 +119,7 @@ level     target  PR            judged at    games
 ========  ======  ============  ===========  =====================================
 Beginner  20-30   24.95 ± 0.73  2-ply        200
 Normal    8-12    11.05 ± 0.41  2-ply        200
-Expert    <= 3    0.95 ± 0.20   3-ply        31 of 200 so far (run in progress)
+Expert    <= 3    0.94 ± 0.13   3-ply        103 of 200 so far (run in progress)
 ========  ======  ============  ===========  =====================================
 
 Under the definition before :mod:`bidak.engine.judging` (holds counted within 0.25 of doubling)

@@ -9,6 +9,7 @@ from typing import Any, cast
 from sqlalchemy import Table, and_, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
+from bidak.server.rooms.room import RoomKind
 from bidak.server.store.models import MatchRow, PlayerRow, RatedMatchRow, ReviewedRow, RoomRow
 
 _PLAYERS = cast(Table, PlayerRow.__table__)
@@ -185,7 +186,7 @@ def live(connection: Connection, limit: int = 50) -> list[dict[str, Any]]:
         .join(_MATCHES, _MATCHES.c.id == _ROOMS.c.match_id)
         .where(
             _MATCHES.c.finished.is_(False),
-            _ROOMS.c.kind.in_(["quick", "friend"]),
+            _ROOMS.c.kind.in_([RoomKind.QUICK.value, RoomKind.FRIEND.value]),
             _ROOMS.c.private.is_(False),
         )
         .order_by(_MATCHES.c.created_at.desc())

@@ -15,6 +15,7 @@ from enum import StrEnum
 from typing import Any
 
 from bidak.match import Player
+from bidak.server.refusal import Refusal
 
 
 class RoomKind(StrEnum):
@@ -28,13 +29,8 @@ class RoomKind(StrEnum):
     """Two people quick match paired; always rated."""
 
 
-class RoomError(Exception):
-    """A request the server refuses; ``code`` is machine-readable, the message is for people."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+class RoomError(Refusal):
+    """A room request the server refuses (see :class:`Refusal`)."""
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from functools import partial
 from bidak.economy import MAX_GRANT, CheckIn, next_reward, site_day, streak_now
 from bidak.economy import shop as catalogue
 from bidak.server.clocks import Clock
+from bidak.server.refusal import Refusal
 from bidak.server.store.db import Database, KeyTaken
 from bidak.server.wallet import queries
 from bidak.server.wallet.queries import Entry, Purse
@@ -24,13 +25,8 @@ CLIENT_KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
 """What an ``Idempotency-Key`` header may be (a UUID fits)."""
 
 
-class WalletError(Exception):
-    """A refused request: ``code`` for programs, the message for people."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+class WalletError(Refusal):
+    """A refused wallet request (see :class:`Refusal`)."""
 
 
 @dataclass(frozen=True)

@@ -171,8 +171,10 @@ Verdict = Literal["ok", "doubtful", "error", "blunder"]
 CubeChoice = Literal["double", "no_double", "take", "drop"]
 
 
-class CheckerReview(_Exact):
-    kind: Literal["checker"]
+class _Decision(_Exact):
+    """What every reviewed decision starts with: its kind, where it was and whose it was."""
+
+    kind: Literal["checker", "cube"]
     game: int
     turn: int
     player: int
@@ -180,6 +182,10 @@ class CheckerReview(_Exact):
     gnubg_id: str
     xgid: str
     cube: int
+
+
+class CheckerReview(_Decision):
+    kind: Literal["checker"]
     dice: list[int]
     played: str
     best: str
@@ -194,15 +200,8 @@ class CheckerReview(_Exact):
     opening: bool
 
 
-class CubeReview(_Exact):
+class CubeReview(_Decision):
     kind: Literal["cube"]
-    game: int
-    turn: int
-    player: int
-    position_id: str
-    gnubg_id: str
-    xgid: str
-    cube: int
     played: CubeChoice
     best: CubeChoice
     no_double: float

@@ -98,6 +98,9 @@ JSON_NAMES: Final[dict[str, str]] = {"stakes": "level", "resign_stakes": "resign
 other field is written under its own name."""
 
 
+_PYTHON_NAMES: Final[dict[str, str]] = {wire: field for field, wire in JSON_NAMES.items()}
+
+
 def _json_name(field: str) -> str:
     return JSON_NAMES.get(field, field)
 
@@ -266,7 +269,7 @@ def _object(
 ) -> dict[str, Any]:
     """The fields of ``value`` read by ``schema``; exactly these keys (and ``tag``) are allowed,
     except that a key of ``defaults`` may be missing (data written before that field existed)
-    and is then read as its default."""
+    and is then read as its default. The result is keyed by Python names (:data:`JSON_NAMES`)."""
     if not isinstance(value, dict):
         raise InvalidMatchData(f"{what} must be a JSON object, not {type(value).__name__}")
     if defaults and not defaults.keys() <= value.keys():
@@ -278,7 +281,7 @@ def _object(
     read: dict[str, Any] = {}
     for name, reader in schema.items():
         try:
-            read[name] = reader(value[name])
+            read[_PYTHON_NAMES.get(name, name)] = reader(value[name])
         except InvalidMatchData as error:
             raise InvalidMatchData(f"{what} field {name!r}, {error}") from None
     return read
@@ -326,8 +329,7 @@ def event_from_json(data: object) -> Event:
     if not isinstance(name, str) or name not in _EVENT_SCHEMAS:
         raise InvalidMatchData(f"unknown event type {name!r}")
     kind, schema = _EVENT_SCHEMAS[name]
-    read = _object(data, schema, name, tag="type", defaults=_EVENT_DEFAULTS.get(name))
-    return kind(**_python_names(read))
+    return kind(**_object(data, schema, name, tag="type", defaults=_EVENT_DEFAULTS.get(name)))
 
 
 _STATE: Final[dict[str, Reader]] = {
@@ -356,15 +358,8 @@ _STATE_DEFAULTS: Final[dict[str, object]] = {"strikes": [0, 0], "struck": [False
 """State fields that states stored by older versions may lack: no strikes yet."""
 
 
-_PYTHON_NAMES: Final[dict[str, str]] = {wire: field for field, wire in JSON_NAMES.items()}
-
-
-def _python_names(read: dict[str, Any]) -> dict[str, Any]:
-    return {_PYTHON_NAMES.get(key, key): value for key, value in read.items()}
-
-
 def state_from_json(data: object) -> MatchState:
-    state = MatchState(**_python_names(_object(data, _STATE, "state", defaults=_STATE_DEFAULTS)))
+    state = MatchState(**_object(data, _STATE, "state", defaults=_STATE_DEFAULTS))
     _check_consistent(state)
     return state
 

@@ -9,7 +9,7 @@ machine is shared: wall time would count other processes' turns): each round run
 batch (1, 8 and 64 matches, each with 2 events and its new state) in a transaction on the
 direct connection and rolls it back, so every round writes the same rows and no commit (a disk
 sync, made on another thread) is counted. Python's cyclic collector is off, as in the server
-(:mod:`bidak.server.collector`). Prints the median and the 90th percentile per batch.
+(:mod:`bidak.server.shared.collector`). Prints the median and the 90th percentile per batch.
 """
 
 from __future__ import annotations
@@ -29,12 +29,12 @@ from unittest import mock
 from sqlalchemy.engine import Connection
 
 from bidak.match import RuleSet, event_to_json, rules_to_json, start_match, state_to_json
-from bidak.server.rooms import queries
-from bidak.server.rooms.queries import Append
-from bidak.server.storage import Store
-from bidak.server.store.db import Database
-from bidak.server.store.models import MatchRow, RoomRow
-from bidak.server.store.rows import new_id
+from bidak.server.play import queries
+from bidak.server.play.queries import Append
+from bidak.server.play.storage import Store
+from bidak.server.shared.store.db import Database
+from bidak.server.shared.store.models import MatchRow, RoomRow
+from bidak.server.shared.store.rows import new_id
 
 
 async def _matches(store: Store, count: int) -> list[tuple[str, int, dict[str, Any], list[Any]]]:
@@ -95,7 +95,8 @@ def _changes(made: Sequence[tuple[str, int, dict[str, Any], list[Any]]]) -> list
 def _time(db: Database, work: Callable[[Connection], object], rounds: int) -> list[float]:
     assert db.direct is not None
     gc.collect()
-    gc.freeze()  # as the server's collector does (bidak.server.collector): no walks in between
+    # as the server's collector does (bidak.server.shared.collector): no walks in between
+    gc.freeze()
     spent = []
     with db.direct.connect() as connection:
         for _ in range(rounds):

@@ -10,7 +10,7 @@ connection at the room is sent. Prints microseconds per message, best of 5 round
   that had seen another version pays this);
 - ``table``: drawing the mover's table (legal plays and their orders) and encoding it, once per
   match version and seat;
-- ``both``: a fresh :class:`~bidak.server.views.Views`, so both at once;
+- ``both``: a fresh :class:`~bidak.server.play.views.Views`, so both at once;
 - ``validate``: what checking the message with pydantic would add (the broadcast path does
   not: the messages are TypedDicts, checked by the tests), when the wire package exists.
 """
@@ -36,8 +36,8 @@ from bidak.match import (
     state_to_json,
 )
 from bidak.match.ruleset import RuleSet
-from bidak.server.protocol import match_view
-from bidak.server.views import Views, dumps
+from bidak.server.play.protocol import match_view
+from bidak.server.play.views import Views, dumps
 
 
 def _position(turns: int) -> tuple[MatchState, dict[str, Any]]:
@@ -99,7 +99,7 @@ def main() -> None:
         ("both", both, 2_000),
     ]
     try:
-        from bidak.server.wire.messages import ServerMessage
+        from bidak.server.play.wire.messages import ServerMessage
     except ImportError:  # before the wire package
         pass
     else:

@@ -8,8 +8,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from bidak.cli.app import app
-from bidak.server.storage import Store
-from bidak.server.store.db import Database
+from bidak.server.play.storage import Store
+from bidak.server.shared.store.db import Database
 
 
 def a_guest(url: str) -> str:

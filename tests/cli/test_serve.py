@@ -13,8 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from bidak.cli import app
-from bidak.server.openfiles import LOW
-from bidak.server.settings import Settings
+from bidak.server.shared.openfiles import LOW
+from bidak.server.shared.settings import Settings
 
 
 def test_several_workers_without_a_shared_bus_are_refused() -> None:
@@ -143,7 +143,7 @@ def test_serve_lifts_its_open_files_limit_and_warns_when_it_cannot(tmp_path: Pat
 def test_the_limit_is_lifted_to_the_hard_limit() -> None:
     script = (
         "import resource\n"
-        "from bidak.server.openfiles import raise_open_files\n"
+        "from bidak.server.shared.openfiles import raise_open_files\n"
         "print(raise_open_files(), resource.getrlimit(resource.RLIMIT_NOFILE)[1])\n"
     )
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

@@ -18,11 +18,11 @@ import websockets
 from websockets.typing import Origin
 
 from bidak.server.app import create_app
-from bidak.server.clocks import Clock
-from bidak.server.dice import new_seed
-from bidak.server.services import Services
-from bidak.server.settings import Settings
-from bidak.server.wire.messages import ServerMessage
+from bidak.server.app.services import Services
+from bidak.server.play.dice import new_seed
+from bidak.server.play.wire.messages import ServerMessage
+from bidak.server.shared.clocks import Clock
+from bidak.server.shared.settings import Settings
 
 WAIT = 20.0
 
@@ -96,7 +96,7 @@ class Client:
     def __init__(self, running: Running) -> None:
         self.running = running
         # A browser names the page a change comes from; the server takes changes only from its
-        # own pages (bidak.server.security).
+        # own pages (bidak.server.shared.security).
         self.http = httpx.AsyncClient(base_url=running.base, headers={"Origin": running.base})
         self.ws: Any = None
         self.table: dict[str, Any] | None = None
@@ -128,7 +128,7 @@ class Client:
 
     async def receive(self, timeout: float = WAIT) -> dict[str, Any]:
         message: dict[str, Any] = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
-        # Every message the server sends is one of the wire's (bidak.server.wire.messages).
+        # Every message the server sends is one of the wire's (bidak.server.play.wire.messages).
         ServerMessage.validate_python(message)
         self.messages.append(message)
         if (

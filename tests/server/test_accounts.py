@@ -15,8 +15,8 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 
-from bidak.server.clocks import ManualClock
-from bidak.server.tokens import Signer
+from bidak.server.accounts.tokens import Signer
+from bidak.server.shared.clocks import ManualClock
 from tests.server.backends import database_url, postgres_url
 from tests.server.harness import Client, Running, friend_room, running_server, server_settings
 from tests.server.scripted import Script, drive, play_all

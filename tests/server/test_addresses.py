@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bidak.server.devices import device_label
+from bidak.server.accounts.devices import device_label
 from bidak.server.mail.addresses import BadAddress, masked, normalise
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bidak.server.analyst import Analyst, Busy
+from bidak.server.analysis.analyst import Analyst, Busy
 
 pytestmark = pytest.mark.anyio
 

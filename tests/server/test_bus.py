@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bidak.server.bus import Bus, BusLost, Subscription, bus_from_url
+from bidak.server.shared.bus import Bus, BusLost, Subscription, bus_from_url
 from tests.server import backends
 
 pytestmark = pytest.mark.anyio

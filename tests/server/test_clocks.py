@@ -11,7 +11,7 @@ import pytest
 
 from bidak.engine.bots import quick_bot
 from bidak.match import Action, Double, MatchState, Player, can_double
-from bidak.server.clocks import ManualClock
+from bidak.server.shared.clocks import ManualClock
 from tests.server.harness import Client, friend_room, running_server, server_settings
 from tests.server.scripted import Script, drive, play_all
 

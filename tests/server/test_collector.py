@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bidak.server.collector import Collector
+from bidak.server.shared.collector import Collector
 
 
 class Node:

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from sqlalchemy import update
 
-from bidak.server.store.models import PlayerRow
-from bidak.server.store.rated import RatedEnd, rate
+from bidak.server.play.rated_queries import RatedEnd, rate
+from bidak.server.shared.store.models import PlayerRow
 from tests.server.backends import database_url, postgres_url
 from tests.server.harness import Client, Running, friend_room, running_server, server_settings
 from tests.server.scripted import Script, drive, play_all
@@ -92,7 +92,7 @@ async def set_standing(running: Running, player: str, rating: float, experience:
 
 async def a_rated_end(running: Running, winner: str, loser: str, at: datetime) -> None:
     """Store a finished rated match between two players at ``at`` (as its end would)."""
-    from bidak.server.rooms.options import FriendOptions
+    from bidak.server.play.options import FriendOptions
 
     services = running.services
     first = await services.store.player(winner)

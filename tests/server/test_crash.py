@@ -35,8 +35,8 @@ from websockets.typing import Origin
 
 from bidak.bench.server import ServerProcess
 from bidak.match import Phase, Player, event_from_json, replay, state_to_json
-from bidak.server.dice import all_dice
-from bidak.server.protocol import match_view
+from bidak.server.play.dice import all_dice
+from bidak.server.play.protocol import match_view
 from tests.server.scripted import Script
 
 pytestmark = pytest.mark.anyio

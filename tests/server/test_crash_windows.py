@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bidak.match import event_from_json, replay, state_to_json
-from bidak.server.settings import Settings
+from bidak.server.shared.settings import Settings
 from tests.server.harness import Client, running_server, server_settings
 from tests.server.scripted import Script, drive
 

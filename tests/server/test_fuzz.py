@@ -29,8 +29,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from bidak.server.clocks import ManualClock
-from bidak.server.protocol import ClientMessage, Intent, Join, Ping
+from bidak.server.play.protocol import ClientMessage, Intent, Join, Ping
+from bidak.server.shared.clocks import ManualClock
 from tests.server.harness import Client, Running, friend_room, running_server, server_settings
 from tests.server.scripted import Script
 

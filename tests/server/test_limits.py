@@ -7,8 +7,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bidak.server.clocks import ManualClock
-from bidak.server.limits import Bucket, Buckets
+from bidak.server.shared.clocks import ManualClock
+from bidak.server.shared.limits import Bucket, Buckets
 from tests.server.harness import running_server, server_settings
 
 pytestmark = pytest.mark.anyio

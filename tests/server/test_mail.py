@@ -7,9 +7,9 @@ import logging
 
 import pytest
 
-from bidak.server.clocks import ManualClock
 from bidak.server.mail.letters import LANGUAGES, Purpose, compose, language_of
 from bidak.server.mail.outbox import LogTransport, Outbox, SmtpConfig, SmtpTransport
+from bidak.server.shared.clocks import ManualClock
 from tests.server.smtp_sink import SmtpSink, link_in, smtp_sink
 
 __all__ = ["smtp_sink"]
@@ -158,7 +158,7 @@ async def test_without_smtp_the_letter_and_its_link_go_to_the_log(
 def test_a_smtp_url_the_server_cannot_use_is_refused_by_name() -> None:
     from pydantic import ValidationError
 
-    from bidak.server.settings import Settings
+    from bidak.server.shared.settings import Settings
 
     with pytest.raises(ValidationError, match="BIDAK_SMTP_URL must look like"):
         Settings(smtp_url="mail.example.com:25")

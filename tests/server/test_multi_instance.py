@@ -20,8 +20,8 @@ import httpx
 import pytest
 
 from bidak.match import event_from_json, replay, state_to_json
-from bidak.server.clocks import Clock, ManualClock
-from bidak.server.rooms.queries import Append, Conflict
+from bidak.server.play.queries import Append, Conflict
+from bidak.server.shared.clocks import Clock, ManualClock
 from tests.server import backends
 from tests.server.harness import Client, Running, running_server, server_settings
 from tests.server.scripted import Script, drive, play_all

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text
 
-from bidak.server.names import MAX_LENGTH, MIN_LENGTH, NameRefused, clean_name
-from bidak.server.store.db import Database
+from bidak.server.accounts.names import MAX_LENGTH, MIN_LENGTH, NameRefused, clean_name
+from bidak.server.shared.store.db import Database
 from tests.server import backends
 from tests.server.harness import running_server, server_settings
 

@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from bidak.server.app import WEB
-from bidak.server.assets import WebFiles
+from bidak.server.shared.assets import WebFiles
 from tests.server.harness import running_server, server_settings
 
 pytestmark = pytest.mark.anyio

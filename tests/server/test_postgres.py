@@ -17,8 +17,8 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import text
 
 from bidak.match import event_from_json, replay, state_to_json
-from bidak.server.store.db import MIGRATIONS, Database
-from bidak.server.store.models import Base
+from bidak.server.shared.store.db import MIGRATIONS, Database
+from bidak.server.shared.store.models import Base
 from tests.server import backends
 from tests.server.harness import Client, friend_room, running_server, server_settings
 from tests.server.scripted import Script, drive, play_all
@@ -63,8 +63,8 @@ async def test_migrations_run_twice_and_leave_one_head(postgres_url: str) -> Non
 
 MIGRATE = """
 import asyncio, sys
-from bidak.server.store.db import MIGRATIONS, Database
-from bidak.server.store.models import Base
+from bidak.server.shared.store.db import MIGRATIONS, Database
+from bidak.server.shared.store.models import Base
 
 async def main() -> None:
     db = Database(sys.argv[1])

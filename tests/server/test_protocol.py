@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bidak.match import MatchState, Phase, Player, RuleSet, new_match
-from bidak.server.protocol import match_view
+from bidak.server.play.protocol import match_view
 
 
 def _moving(dice: tuple[int, int]) -> MatchState:

@@ -1,6 +1,6 @@
 """docs/protocol.md's tables are those the server's models render, and the models are the wire.
 
-The tables of messages and routes are written by ``python -m bidak.server.wire.doc``; run it
+The tables of messages and routes are written by ``python -m bidak.server.app.protocol_doc``; run it
 after changing a message or an answer's model. Every message a test client receives is checked
 against the server's models by the harness (``tests/server/harness.py``).
 """
@@ -18,19 +18,21 @@ from pydantic import TypeAdapter, ValidationError
 from bidak.engine.hints import CubeHint, PlayHint, state_hint
 from bidak.engine.review import review_mat
 from bidak.match import Phase, Player
-from bidak.server.protocol import match_view
-from bidak.server.rooms.talk import PHRASES
-from bidak.server.schemas import Hint, Review, SeatInfo
-from bidak.server.wire import doc, messages
-from bidak.server.wire.messages import ServerMessage
-from bidak.server.wire.table import Table
+from bidak.server.analysis.schemas import Hint, Review
+from bidak.server.app import protocol_doc as doc
+from bidak.server.play.protocol import match_view
+from bidak.server.play.schemas import SeatInfo
+from bidak.server.play.talk import PHRASES
+from bidak.server.play.wire import messages
+from bidak.server.play.wire.messages import ServerMessage
+from bidak.server.play.wire.table import Table
 from tests.engine.test_review import BLUNDER
 from tests.server.test_protocol import _moving
 
 
 def test_the_protocol_doc_is_rendered_from_the_models() -> None:
     changes = doc.diff()
-    assert not changes, "run `python -m bidak.server.wire.doc`:\n" + changes
+    assert not changes, "run `python -m bidak.server.app.protocol_doc`:\n" + changes
 
 
 def test_every_json_answer_has_a_model() -> None:

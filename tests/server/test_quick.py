@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from bidak.pairing import OFFER_AFTER
-from bidak.server.clocks import ManualClock
-from bidak.server.matchmaking import queries
-from bidak.server.matchmaking.service import player_channel
+from bidak.server.play import mute_queries
+from bidak.server.shared.bus import player_channel
+from bidak.server.shared.clocks import ManualClock
 from tests.server.backends import database_url, postgres_url
 from tests.server.harness import Client, running_server, server_settings
 from tests.server.scripted import Script, drive, play_all
@@ -117,7 +117,7 @@ async def test_who_left_or_muted_is_not_paired(settings: Any) -> None:
         assert (await queue(b))["waiting"]
         await running.services.db.write(
             partial(
-                queries.mute,
+                mute_queries.mute,
                 player_id=await player_id(c),
                 muted_id=await player_id(b),
                 at=datetime.now(UTC),

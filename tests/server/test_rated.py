@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bidak.ratings import START_RATING
-from bidak.server.store.rated import RatedEnd, rate
+from bidak.server.play.rated_queries import RatedEnd, rate
 from tests.server.backends import database_url, postgres_url
 from tests.server.harness import Client, Running, friend_room, running_server, server_settings
 from tests.server.scripted import Script, drive, play_all

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from bidak.server.clocks import ManualClock
-from bidak.server.rooms.rematch import OFFER_SECONDS
+from bidak.server.play.rematch import OFFER_SECONDS
+from bidak.server.shared.clocks import ManualClock
 from tests.server.harness import Client, friend_room, running_server, server_settings
 from tests.server.scripted import Script, drive, play_all
 

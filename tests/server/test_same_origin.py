@@ -17,9 +17,9 @@ import websockets
 from websockets.typing import Origin
 
 from bidak.server.app import create_app
-from bidak.server.clocks import ManualClock
-from bidak.server.security import UNSAFE, Refused, SiteCheck
-from bidak.server.settings import Settings
+from bidak.server.shared.clocks import ManualClock
+from bidak.server.shared.security import UNSAFE, Refused, SiteCheck
+from bidak.server.shared.settings import Settings
 from tests.server.harness import Client, Running, friend_room, running_server, server_settings
 
 pytestmark = pytest.mark.anyio

@@ -9,8 +9,8 @@ import secrets
 import pytest
 from pydantic import ValidationError
 
-from bidak.server.settings import DEFAULT_SECRET, Settings
-from bidak.server.tokens import BadToken, ExpiredToken, Signer
+from bidak.server.accounts.tokens import BadToken, ExpiredToken, Signer
+from bidak.server.shared.settings import DEFAULT_SECRET, Settings
 
 NOW = 1_800_000_000.0
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bidak.server.clocks import ManualClock
+from bidak.server.shared.clocks import ManualClock
 from tests.server import backends
 from tests.server.harness import Client, friend_room, running_server, server_settings
 from tests.server.scripted import Script, drive, play_all

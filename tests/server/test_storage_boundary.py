@@ -19,7 +19,7 @@ NOT_YET: dict[str, str] = {}
 
 def _storage(path: Path) -> bool:
     relative = path.relative_to(SERVER)
-    return relative.parts[0] == "store" or path.name.endswith("queries.py")
+    return relative.parts[:2] == ("shared", "store") or path.name.endswith("queries.py")
 
 
 def _sql_imports(path: Path) -> list[str]:
@@ -45,9 +45,11 @@ def test_no_sql_outside_the_storage_layer() -> None:
         imports = _sql_imports(path)
         if imports:
             breaking[relative] = imports
-    assert breaking == {}, "SQL belongs in bidak.server.store or a capability's queries.py"
+    assert breaking == {}, "SQL belongs in bidak.server.shared.store or a capability's queries.py"
 
 
 def test_the_check_sees_sql() -> None:
-    assert _sql_imports(SERVER / "store" / "players.py"), "players.py builds statements"
-    assert not _sql_imports(SERVER / "identity" / "service.py")
+    assert _sql_imports(SERVER / "accounts" / "player_queries.py"), "it builds statements"
+    assert not _sql_imports(SERVER / "accounts" / "service.py")
+    assert _storage(SERVER / "shared" / "store" / "db.py")
+    assert not _storage(SERVER / "shared" / "deps.py")

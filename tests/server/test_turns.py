@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bidak.server.store.turns import Turns
+from bidak.server.shared.store.turns import Turns
 
 pytestmark = pytest.mark.anyio
 

@@ -14,7 +14,7 @@ from alembic.config import Config
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
-from bidak.server.store.db import MIGRATIONS, Database
+from bidak.server.shared.store.db import MIGRATIONS, Database
 from tests.server import backends
 
 pytestmark = pytest.mark.anyio

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from bidak.economy.shop import CHECKERS, FREE
-from bidak.server.clocks import ManualClock
+from bidak.server.shared.clocks import ManualClock
 from tests.server.backends import database_url, postgres_url
 from tests.server.harness import Client, Running, friend_room, running_server, server_settings
 from tests.server.scripted import Script, drive, play_all

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from bidak.economy import Insufficient
 from bidak.economy.shop import BOARDS, CHECKERS, FREE
-from bidak.server.clocks import ManualClock
-from bidak.server.storage import Store
-from bidak.server.store.db import Database
+from bidak.server.play.storage import Store
+from bidak.server.shared.clocks import ManualClock
+from bidak.server.shared.store.db import Database
 from bidak.server.wallet.service import WalletError, Wallets
 
 ITEMS = [i.id for i in (*BOARDS, *CHECKERS) if i.id not in FREE]

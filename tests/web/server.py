@@ -12,11 +12,11 @@ from typing import Any, TypeVar
 
 import uvicorn
 
-from bidak.server.analyst import Analyst
+from bidak.server.analysis.analyst import Analyst
 from bidak.server.app import create_app
-from bidak.server.clocks import Clock
-from bidak.server.services import Services
-from bidak.server.settings import Settings
+from bidak.server.app.services import Services
+from bidak.server.shared.clocks import Clock
+from bidak.server.shared.settings import Settings
 
 T = TypeVar("T")
 

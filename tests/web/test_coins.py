@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bidak.server.clocks import ManualClock
+from bidak.server.shared.clocks import ManualClock
 from tests.web.conftest import DESKTOP, SCREENSHOTS
 from tests.web.helpers import untranslated
 from tests.web.test_page_policy import WATCH_VIOLATIONS

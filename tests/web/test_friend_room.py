@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bidak.server.clocks import ManualClock
+from bidak.server.shared.clocks import ManualClock
 from tests.web.conftest import DESKTOP, PHONE, screenshot
 from tests.web.helpers import board_data, dests, movable, play_turn, tap, untranslated
 

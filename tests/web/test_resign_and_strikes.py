@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bidak.server.clocks import ManualClock
+from bidak.server.shared.clocks import ManualClock
 from tests.web.conftest import DESKTOP, screenshot
 from tests.web.helpers import start_practice, untranslated, wait_for_my_move_or_end
 

@@ -11,10 +11,10 @@ from typing import Any
 
 from sqlalchemy import update
 
-from bidak.server.clocks import ManualClock
-from bidak.server.rooms.options import FriendOptions
-from bidak.server.store.models import PlayerRow
-from bidak.server.store.rated import RatedEnd, rate
+from bidak.server.play.options import FriendOptions
+from bidak.server.play.rated_queries import RatedEnd, rate
+from bidak.server.shared.clocks import ManualClock
+from bidak.server.shared.store.models import PlayerRow
 from tests.web.conftest import DESKTOP, screenshot
 from tests.web.helpers import movable, play_turn, set_language, untranslated
 

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 if TYPE_CHECKING:
-    from bidak.server.settings import Settings
+    from bidak.server.shared.settings import Settings
     from bidak.server.wallet.service import Wallets
 
 app = typer.Typer(help="A player's coins: show them, grant some (audited in the ledger).")
@@ -31,7 +31,7 @@ DatabaseOption = Annotated[
 def _settings(database_url: str | None) -> Settings:
     from pydantic import ValidationError
 
-    from bidak.server.settings import Settings
+    from bidak.server.shared.settings import Settings
 
     try:
         return Settings(database_url=database_url) if database_url else Settings()
@@ -43,8 +43,8 @@ def _settings(database_url: str | None) -> Settings:
 @asynccontextmanager
 async def _wallets(url: str, zone: str) -> AsyncIterator[Wallets]:
     """The site's wallets on its database (brought up to date, as ``bidak serve`` does)."""
-    from bidak.server.clocks import SystemClock
-    from bidak.server.store.db import Database
+    from bidak.server.shared.clocks import SystemClock
+    from bidak.server.shared.store.db import Database
     from bidak.server.wallet.service import Wallets
 
     db = Database(url)

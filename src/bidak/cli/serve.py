@@ -35,9 +35,9 @@ def serve(
     from pydantic import ValidationError
 
     from bidak.server.app import create_app
-    from bidak.server.openfiles import LOW, raise_open_files
-    from bidak.server.preflight import problems
-    from bidak.server.settings import Settings
+    from bidak.server.shared.openfiles import LOW, raise_open_files
+    from bidak.server.shared.preflight import problems
+    from bidak.server.shared.settings import Settings
 
     overrides = {
         key: value

@@ -19,10 +19,10 @@ from typing import Any
 
 from bidak.bench.server.load import Load, Tally
 from bidak.bench.server.scripted import choose, my_decision
-from bidak.server.collector import Collector  # stdlib only: the server is not imported
-from bidak.server.openfiles import raise_open_files  # stdlib only, as above
+from bidak.server.shared.collector import Collector  # stdlib only: the server is not imported
+from bidak.server.shared.openfiles import raise_open_files  # stdlib only, as above
 
-COOKIE = "bidak_session"  # bidak.server.accounts.COOKIE, without importing the server
+COOKIE = "bidak_session"  # bidak.server.accounts.guests.COOKIE, without importing the server
 QUICK_OPTIONS = [
     {"length": length, "move_seconds": 90, "cube": cube}
     for length in (3, 5, 7, 1)
@@ -79,7 +79,7 @@ class _Clients:
         import httpx
 
         limits = httpx.Limits(max_connections=64)
-        # Origin: the server takes changes only from its own pages (bidak.server.security).
+        # Origin: the server takes changes only from its own pages (bidak.server.shared.security).
         async with httpx.AsyncClient(
             base_url=self.load.url,
             trust_env=False,
@@ -104,7 +104,9 @@ class _Clients:
             # The clients' own collector must not pause them in the window: a full collection
             # of their thousands of tables and sockets would be counted as the server's latency.
             collector = Collector(every=1.0)
-            logging.getLogger("bidak.server.collector").setLevel(logging.ERROR)  # not news here
+            logging.getLogger("bidak.server.shared.collector").setLevel(
+                logging.ERROR
+            )  # not news here
             collector.start()
             try:
                 await started()

@@ -17,7 +17,9 @@ from typing import Any
 from bidak.bench.server.clients import run_clients, worker
 from bidak.bench.server.load import Load, Tally, Think
 from bidak.bench.server.processes import ServerProcess
-from bidak.server.openfiles import raise_open_files  # stdlib only: the server is not imported
+from bidak.server.shared.openfiles import (
+    raise_open_files,  # stdlib only: the server is not imported
+)
 
 IN_PROCESS = 300
 """Up to this many matches, the clients run in the calling process."""

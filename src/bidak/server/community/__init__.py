@@ -4,3 +4,7 @@ Read-only views over ratings (``rated_matches``, written at each rated match's e
 (``reviewed``, written when a finished match is reviewed) and live rooms. A player's e-mail
 address is never part of them.
 """
+
+from bidak.server.community.queries import record_review
+
+__all__ = ["record_review"]

@@ -9,8 +9,14 @@ from typing import Any, cast
 from sqlalchemy import Table, and_, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
-from bidak.server.rooms.room import RoomKind
-from bidak.server.store.models import MatchRow, PlayerRow, RatedMatchRow, ReviewedRow, RoomRow
+from bidak.server.play import RoomKind
+from bidak.server.shared.store.models import (
+    MatchRow,
+    PlayerRow,
+    RatedMatchRow,
+    ReviewedRow,
+    RoomRow,
+)
 
 _PLAYERS = cast(Table, PlayerRow.__table__)
 _RATED = cast(Table, RatedMatchRow.__table__)

@@ -8,9 +8,10 @@ from functools import partial
 from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field
 
+from bidak.server.accounts import PlayerDep
 from bidak.server.community import queries
-from bidak.server.services import PlayerDep, ServicesDep
-from bidak.server.store.rows import is_key
+from bidak.server.shared.deps import SharedDep
+from bidak.server.shared.store.rows import is_key
 
 router = APIRouter(tags=["community"])
 
@@ -72,7 +73,7 @@ class LiveGame(BaseModel):
 
 
 @router.get("/api/players/{player_id}", response_model=ProfileOut)
-async def profile(player_id: str, services: ServicesDep) -> ProfileOut:
+async def profile(player_id: str, services: SharedDep) -> ProfileOut:
     """A player's rating, results, recent rated matches and average PR (never their e-mail)."""
     found = (
         await services.db.read(partial(queries.profile, player_id=player_id))
@@ -109,7 +110,7 @@ async def profile(player_id: str, services: ServicesDep) -> ProfileOut:
 
 
 @router.get("/api/leaderboard", response_model=LeaderboardOut)
-async def leaderboard(player: PlayerDep, services: ServicesDep) -> LeaderboardOut:
+async def leaderboard(player: PlayerDep, services: SharedDep) -> LeaderboardOut:
     """The top 100 by rating among players with experience of at least 50 who played a rated
     match in the last 60 days (ties: more experience first), and your own rank."""
     now = datetime.fromtimestamp(services.clock.now(), UTC)
@@ -122,7 +123,7 @@ async def leaderboard(player: PlayerDep, services: ServicesDep) -> LeaderboardOu
 
 
 @router.get("/api/live", response_model=list[LiveGame])
-async def live(services: ServicesDep) -> list[LiveGame]:
+async def live(services: SharedDep) -> list[LiveGame]:
     """Matches being played now (quick matches, and friend rooms not marked private), newest
     first; open ``/#/room/{room}`` to watch."""
     games = await services.db.read(queries.live)

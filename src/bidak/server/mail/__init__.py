@@ -4,3 +4,18 @@ A letter is composed in the player's language, then handed to the outbox, which 
 and delivers it in the background over SMTP (``BIDAK_SMTP_URL``), retrying a few times; without
 an SMTP URL (development) it writes the letter, link included, to the server log instead.
 """
+
+from bidak.server.mail.addresses import BadAddress, masked, normalise
+from bidak.server.mail.letters import Language, Purpose, compose, language_of
+from bidak.server.mail.outbox import Outbox
+
+__all__ = [
+    "BadAddress",
+    "Language",
+    "Outbox",
+    "Purpose",
+    "compose",
+    "language_of",
+    "masked",
+    "normalise",
+]

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import make_msgid
 from typing import Protocol
-from urllib.parse import unquote, urlsplit
 
-from bidak.server.clocks import Clock
 from bidak.server.mail.letters import Letter
+from bidak.server.shared.clocks import Clock
+from bidak.server.shared.settings import SmtpConfig
+
+__all__ = ["LogTransport", "Outbox", "SmtpConfig", "SmtpTransport", "Transport"]
 
 log = logging.getLogger(__name__)
 
@@ -32,43 +33,6 @@ class Transport(Protocol):
     async def deliver(self, message: EmailMessage) -> None:
         """Hand the message over, or raise."""
         ...
-
-
-@dataclass(frozen=True)
-class SmtpConfig:
-    host: str
-    port: int
-    implicit_tls: bool
-    username: str | None
-    password: str | None
-
-    @classmethod
-    def from_url(cls, url: str) -> SmtpConfig:
-        """Read ``smtp://`` or ``smtps://`` URLs; anything else is a ValueError saying why."""
-        parts = urlsplit(url)
-        if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
-            raise ValueError(
-                "BIDAK_SMTP_URL must look like smtp://user:password@host:587 or"
-                " smtps://user:password@host:465"
-            )
-        implicit = parts.scheme == "smtps"
-        try:
-            port = parts.port or (465 if implicit else 587)
-        except ValueError:
-            raise ValueError("BIDAK_SMTP_URL has a port that is not a number") from None
-        return cls(
-            host=parts.hostname,
-            port=port,
-            implicit_tls=implicit,
-            username=unquote(parts.username) if parts.username else None,
-            password=unquote(parts.password) if parts.password is not None else None,
-        )
-
-    def safe(self) -> str:
-        """The server's address for logs, without the password."""
-        scheme = "smtps" if self.implicit_tls else "smtp"
-        user = f"{self.username}@" if self.username else ""
-        return f"{scheme}://{user}{self.host}:{self.port}"
 
 
 class SmtpTransport:

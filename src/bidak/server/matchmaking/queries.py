@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import cast
 
 from sqlalchemy import Table, delete, insert, select, update
 from sqlalchemy.engine import Connection
 
 from bidak.pairing import Options, Seeker
-from bidak.server.store.models import MuteRow, QueueRow
+from bidak.server.shared.store.models import MuteRow, QueueRow
 
 _QUEUE = cast(Table, QueueRow.__table__)
 _MUTES = cast(Table, MuteRow.__table__)
@@ -89,27 +88,3 @@ def entry(connection: Connection, player_id: str) -> QueueRow | None:
     """The player's entry in the queue, or None."""
     row = connection.execute(select(_QUEUE).where(_QUEUE.c.player_id == player_id)).first()
     return None if row is None else QueueRow(**row._mapping)
-
-
-def mute(connection: Connection, player_id: str, muted_id: str, at: datetime) -> None:
-    """Note that ``player_id`` muted ``muted_id`` (muting twice keeps the first)."""
-    exists = connection.execute(
-        select(_MUTES.c.player_id).where(
-            _MUTES.c.player_id == player_id, _MUTES.c.muted_id == muted_id
-        )
-    ).first()
-    if exists is None:
-        connection.execute(insert(_MUTES).values(player_id=player_id, muted_id=muted_id, at=at))
-
-
-def unmute(connection: Connection, player_id: str, muted_id: str) -> None:
-    """Undo :func:`mute` (harmless when there is nothing to undo)."""
-    connection.execute(
-        delete(_MUTES).where(_MUTES.c.player_id == player_id, _MUTES.c.muted_id == muted_id)
-    )
-
-
-def muted_by(connection: Connection, player_id: str) -> set[str]:
-    """The ids of the players ``player_id`` muted."""
-    rows = connection.execute(select(_MUTES.c.muted_id).where(_MUTES.c.player_id == player_id))
-    return {row.muted_id for row in rows}

@@ -8,7 +8,8 @@ from fastapi import APIRouter, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from bidak.pairing import Options
-from bidak.server.services import PlayerDep, ServicesDep
+from bidak.server.accounts import PlayerDep
+from bidak.server.matchmaking.deps import QuickDep
 
 router = APIRouter(prefix="/api/quick", tags=["quick match"])
 
@@ -36,14 +37,14 @@ class QuickStatus(BaseModel):
     room: str | None = Field(None, description="the player's quick match in play, if any")
 
 
-async def _status(player_id: str, services: ServicesDep) -> QuickStatus:
+async def _status(player_id: str, services: QuickDep) -> QuickStatus:
     status = QuickStatus(**await services.quick.status(player_id))
     status.room = await services.store.quick_room_in_play(player_id)
     return status
 
 
 @router.post("", response_model=QuickStatus)
-async def join(body: QuickIn, player: PlayerDep, services: ServicesDep) -> QuickStatus:
+async def join(body: QuickIn, player: PlayerDep, services: QuickDep) -> QuickStatus:
     """Wait for an opponent with these options (nearest rating first); updates come over the
     player's WebSocket (``{"type": "quick", ...}``). Paired at once if someone is waiting."""
     options = Options(body.length, body.move_seconds, body.cube)
@@ -52,12 +53,12 @@ async def join(body: QuickIn, player: PlayerDep, services: ServicesDep) -> Quick
 
 
 @router.get("", response_model=QuickStatus)
-async def status(player: PlayerDep, services: ServicesDep) -> QuickStatus:
+async def status(player: PlayerDep, services: QuickDep) -> QuickStatus:
     return await _status(player.id, services)
 
 
 @router.delete("", status_code=204, response_class=Response)
-async def leave(player: PlayerDep, services: ServicesDep) -> Response:
+async def leave(player: PlayerDep, services: QuickDep) -> Response:
     """Stop waiting (nothing happens if the player was not waiting)."""
     await services.quick.leave(player.id)
     return Response(status_code=204)

@@ -2,7 +2,7 @@
 
 A player's updates go to their own bus channel (:func:`player_channel`), which every WebSocket
 of theirs listens to, in whichever process it is, as the wire's ``quick`` messages
-(:data:`bidak.server.wire.messages.QuickMessage`: ``state`` ``waiting``, ``paired``, ``offer``
+(:data:`bidak.server.play.wire.messages.QuickMessage`: ``state`` ``waiting``, ``paired``, ``offer``
 or ``left``), forwarded unchanged. Pairing runs when someone joins and every
 :data:`PAIR_SECONDS` on the injected clock (the allowed rating gap widens with time, and a bot is
 offered after :data:`bidak.pairing.OFFER_AFTER` seconds).
@@ -19,27 +19,23 @@ from typing import Any
 
 from bidak.match import RuleSet, TimeoutPolicy
 from bidak.pairing import Options, Seeker, pair, practice_offer
-from bidak.server.bus import Bus
-from bidak.server.clocks import Clock
 from bidak.server.matchmaking import queries
-from bidak.server.rooms.service import RoomService
-from bidak.server.store.db import Database
-from bidak.server.wire.messages import (
+from bidak.server.play import (
     QuickMessage,
+    RoomService,
     quick_left,
     quick_offer,
     quick_paired,
     quick_waiting,
 )
+from bidak.server.shared.bus import Bus, player_channel
+from bidak.server.shared.clocks import Clock
+from bidak.server.shared.store.db import Database
 
 log = logging.getLogger(__name__)
 
 PAIR_SECONDS = 2.0
 """How often each process looks for pairs among those waiting."""
-
-
-def player_channel(player_id: str) -> str:
-    return f"bidak:player:{player_id}"
 
 
 class QuickMatch:

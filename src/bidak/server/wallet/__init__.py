@@ -5,3 +5,7 @@ balance together, or does nothing), ``service`` the use cases on the injected cl
 the HTTP API. The rules themselves (rewards, streaks, prices, colours) are the pure
 :mod:`bidak.economy`. Matches never touch any of it.
 """
+
+from bidak.server.wallet.queries import append_entry, locked_purse, owned
+
+__all__ = ["append_entry", "locked_purse", "owned"]

@@ -1,7 +1,7 @@
 """The wallet's transactions: each appends one ledger entry and moves the cached balance in the
 same transaction, under a unique idempotency key, or changes nothing.
 
-Each function takes a connection inside :meth:`bidak.server.store.db.Database.write`'s
+Each function takes a connection inside :meth:`bidak.server.shared.store.db.Database.write`'s
 transaction. The player's row is read ``FOR UPDATE`` (PostgreSQL; SQLite has one writer at a
 time), so concurrent requests for one account take turns; the ledger's unique key is the second
 line of defence: a request that loses a race on its key raises ``IntegrityError``, its whole
@@ -19,7 +19,7 @@ from sqlalchemy import Table, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from bidak.economy import CheckIn, Reason, check_in, debit
-from bidak.server.store.models import LedgerRow, OwnedRow, PlayerRow
+from bidak.server.shared.store.models import LedgerRow, OwnedRow, PlayerRow
 
 _PLAYERS = cast(Table, PlayerRow.__table__)
 _LEDGER = cast(Table, LedgerRow.__table__)
@@ -36,7 +36,7 @@ class AlreadyOwned(Exception):
 
 @dataclass(frozen=True)
 class Entry:
-    """One ledger entry (see :class:`bidak.server.store.models.LedgerRow`)."""
+    """One ledger entry (see :class:`bidak.server.shared.store.models.LedgerRow`)."""
 
     id: int
     player_id: str

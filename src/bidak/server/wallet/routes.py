@@ -9,7 +9,8 @@ from pydantic import BaseModel, Field
 
 from bidak.economy import REWARDS, Insufficient
 from bidak.economy import shop as catalogue
-from bidak.server.services import PlayerDep, ServicesDep
+from bidak.server.accounts import PlayerDep
+from bidak.server.wallet.deps import WalletDep
 from bidak.server.wallet.looks import preview, texture_tile
 from bidak.server.wallet.queries import Entry
 from bidak.server.wallet.service import WalletError
@@ -102,7 +103,7 @@ def _refused(error: WalletError) -> HTTPException:
 
 
 @router.post("/api/me/checkin", response_model=CheckInOut)
-async def check_in(player: PlayerDep, services: ServicesDep) -> CheckInOut:
+async def check_in(player: PlayerDep, services: WalletDep) -> CheckInOut:
     """Today's daily check-in: one credit per account per site day, raised by the streak."""
     result = await services.wallets.check_in(player.id)
     done = result.check_in
@@ -117,7 +118,7 @@ async def check_in(player: PlayerDep, services: ServicesDep) -> CheckInOut:
 
 
 @router.get("/api/me/wallet", response_model=WalletOut)
-async def wallet(player: PlayerDep, services: ServicesDep) -> WalletOut:
+async def wallet(player: PlayerDep, services: WalletDep) -> WalletOut:
     wallets = services.wallets
     purse = await wallets.purse(player.id)
     streak, done, upcoming = wallets.streak(purse)
@@ -133,7 +134,7 @@ async def wallet(player: PlayerDep, services: ServicesDep) -> WalletOut:
 
 
 @router.get("/api/shop", response_model=ShopOut)
-async def shop(player: PlayerDep, services: ServicesDep) -> ShopOut:
+async def shop(player: PlayerDep, services: WalletDep) -> ShopOut:
     """Every board theme and checker set, with its price and whether you own or wear it."""
     wallets = services.wallets
     purse = await wallets.purse(player.id)
@@ -187,7 +188,7 @@ async def texture(name: str) -> Response:
 async def buy(
     item_id: str,
     player: PlayerDep,
-    services: ServicesDep,
+    services: WalletDep,
     idempotency_key: Annotated[str | None, Header()] = None,
 ) -> PurchaseOut:
     """Buy an item. Send a fresh ``Idempotency-Key`` per purchase and the same one on a retry:
@@ -215,7 +216,7 @@ async def buy(
 
 
 @router.post("/api/me/equip", response_model=EquipOut)
-async def equip(body: EquipIn, player: PlayerDep, services: ServicesDep) -> EquipOut:
+async def equip(body: EquipIn, player: PlayerDep, services: WalletDep) -> EquipOut:
     """Wear a board theme (what you see) and a checker set (what everybody sees of yours)."""
     try:
         await services.wallets.equip(player.id, body.board, body.checkers)

@@ -15,9 +15,9 @@ from functools import partial
 
 from bidak.economy import MAX_GRANT, CheckIn, next_reward, site_day, streak_now
 from bidak.economy import shop as catalogue
-from bidak.server.clocks import Clock
-from bidak.server.refusal import Refusal
-from bidak.server.store.db import Database, KeyTaken
+from bidak.server.shared.clocks import Clock
+from bidak.server.shared.refusal import Refusal
+from bidak.server.shared.store.db import Database, KeyTaken
 from bidak.server.wallet import queries
 from bidak.server.wallet.queries import Entry, Purse
 

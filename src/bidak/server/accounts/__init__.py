@@ -1,0 +1,12 @@
+"""Accounts: an e-mail linked by a one-time link, signing in anywhere, sessions, one's own data.
+
+``queries`` holds the transactions (links, addresses, merging a guest, deleting, the export),
+``service`` the use cases on the injected clock, ``routes`` the HTTP API. Players and their
+sessions, which every capability reads, are :mod:`bidak.server.accounts.player_queries`.
+"""
+
+from bidak.server.accounts.deps import AccountServices, PlayerDep, current_player
+from bidak.server.accounts.guests import COOKIE
+from bidak.server.accounts.player_queries import Players
+
+__all__ = ["COOKIE", "AccountServices", "PlayerDep", "Players", "current_player"]

@@ -1,0 +1,176 @@
+"""Players and their browser sessions: the rows every capability reads to know who is asking.
+
+A guest is a player row and its first session, stored in one transaction. A session is a random
+cookie token of which only the SHA-256 is stored
+(:func:`bidak.server.shared.store.rows.token_hash`): a copy of the database opens no session. The
+functions that take a ``connection`` run inside the caller's
+:meth:`~bidak.server.shared.store.db.Database.write` (or ``read``) transaction, so they compose
+with other writes (a sign-in ends one session and opens another atomically); :class:`Players`
+runs each of its reads and writes in a transaction of its own.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+from functools import partial
+from typing import Any, cast
+
+from sqlalchemy import Table, delete, insert, select, update
+from sqlalchemy.engine import Connection
+
+from bidak.server.accounts.devices import UNKNOWN
+from bidak.server.shared.store.db import Database
+from bidak.server.shared.store.models import PlayerRow, SessionRow
+from bidak.server.shared.store.rows import new_id, token_hash
+
+_PLAYERS = cast(Table, PlayerRow.__table__)
+_SESSIONS = cast(Table, SessionRow.__table__)
+
+# -- inside a transaction ---------------------------------------------------------------------
+
+
+def player_row(connection: Connection, player_id: str) -> PlayerRow | None:
+    """The player's row as it is now (deleted and merged accounts included), or None."""
+    row = connection.execute(select(_PLAYERS).where(_PLAYERS.c.id == player_id)).first()
+    return None if row is None else PlayerRow(**row._mapping)
+
+
+def open_session(connection: Connection, player_id: str, at: datetime, device: str) -> str:
+    """Store a new signed-in browser for ``player_id``; returns its cookie token (256 random
+    bits, of which only the hash is stored)."""
+    token = secrets.token_urlsafe(32)
+    connection.execute(
+        insert(_SESSIONS).values(
+            token_hash=token_hash(token),
+            player_id=player_id,
+            created_at=at,
+            id=new_id(),
+            last_seen=at.timestamp(),
+            device=device,
+        )
+    )
+    return token
+
+
+def sessions_of(connection: Connection, player_id: str) -> list[dict[str, Any]]:
+    """The player's sessions, newest first, each as its row's columns (the token's hash
+    included: callers compare it with their own and never show it)."""
+    rows = connection.execute(
+        select(_SESSIONS)
+        .where(_SESSIONS.c.player_id == player_id)
+        .order_by(_SESSIONS.c.created_at.desc())
+    )
+    return [dict(row._mapping) for row in rows]
+
+
+def end_session(connection: Connection, player_id: str, session_id: str) -> bool:
+    """End the player's session named ``session_id``; False if they have none by that name
+    (someone else's session is never ended)."""
+    ended = connection.execute(
+        delete(_SESSIONS).where(_SESSIONS.c.player_id == player_id, _SESSIONS.c.id == session_id)
+    )
+    return bool(ended.rowcount)
+
+
+def end_token(connection: Connection, token: str) -> None:
+    """End the session of a cookie token, if it still exists (ending it twice is harmless)."""
+    connection.execute(delete(_SESSIONS).where(_SESSIONS.c.token_hash == token_hash(token)))
+
+
+def end_all(connection: Connection, player_id: str) -> int:
+    """End every session of the player; how many there were."""
+    ended = connection.execute(delete(_SESSIONS).where(_SESSIONS.c.player_id == player_id))
+    return int(ended.rowcount)
+
+
+def seen(connection: Connection, token: str, now: float, device: str) -> None:
+    """Note that the session of ``token`` was used at ``now`` from ``device``."""
+    connection.execute(
+        update(_SESSIONS)
+        .where(_SESSIONS.c.token_hash == token_hash(token))
+        .values(last_seen=now, device=device)
+    )
+
+
+def _create_guest(connection: Connection, player: PlayerRow, device: str) -> str:
+    connection.execute(
+        insert(_PLAYERS).values(
+            id=player.id,
+            name=player.name,
+            created_at=player.created_at,
+            coins=player.coins,
+            rating=player.rating,
+            experience=player.experience,
+        )
+    )
+    return open_session(connection, player.id, player.created_at, device)
+
+
+def _rename(connection: Connection, player_id: str, name: str) -> PlayerRow | None:
+    connection.execute(update(_PLAYERS).where(_PLAYERS.c.id == player_id).values(name=name))
+    return player_row(connection, player_id)
+
+
+# -- a transaction each -----------------------------------------------------------------------
+
+
+class Players:
+    """The players' and sessions' reads and writes, each in one short transaction of its own
+    (:class:`bidak.server.play.storage.Store` is one)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def create_guest(self, name: str, device: str = UNKNOWN) -> tuple[PlayerRow, str]:
+        """Store a new guest called ``name`` and its first session, in one transaction; the
+        player and the session's cookie token."""
+        player = PlayerRow(
+            id=new_id(),
+            name=name,
+            created_at=datetime.now(UTC),
+            coins=0,
+            rating=1500.0,
+            experience=0,
+        )
+        token = await self.db.write(partial(_create_guest, player=player, device=device))
+        return player, token
+
+    async def session_for_token(self, token: str) -> tuple[SessionRow, PlayerRow] | None:
+        """The session of a cookie token and its player; None for an unknown (or ended)
+        token and for a deleted account."""
+        async with self.db.session() as session:
+            found = await session.get(SessionRow, token_hash(token))
+            if found is None:
+                return None
+            player = await session.get(PlayerRow, found.player_id)
+            if player is None or player.deleted_at is not None:
+                return None
+            return found, player
+
+    async def player_for_token(self, token: str) -> PlayerRow | None:
+        """The player signed in with a cookie token (see :meth:`session_for_token`)."""
+        found = await self.session_for_token(token)
+        return None if found is None else found[1]
+
+    async def player(self, player_id: str) -> PlayerRow | None:
+        """The player's row, or None."""
+        async with self.db.session() as session:
+            return await session.get(PlayerRow, player_id)
+
+    async def players(self, ids: list[str]) -> dict[str, PlayerRow]:
+        """The rows of the players among ``ids`` that exist, by id (empty ids are skipped)."""
+        wanted = [i for i in ids if i]
+        if not wanted:
+            return {}
+        async with self.db.session() as session:
+            rows = await session.scalars(select(PlayerRow).where(PlayerRow.id.in_(wanted)))
+            return {row.id: row for row in rows}
+
+    async def rename(self, player_id: str, name: str) -> PlayerRow:
+        """Store the player's new ``name`` (already checked by
+        :func:`bidak.server.accounts.names.clean_name`); the row after it, or KeyError."""
+        renamed = await self.db.write(partial(_rename, player_id=player_id, name=name))
+        if renamed is None:
+            raise KeyError(player_id)
+        return renamed

@@ -1,0 +1,25 @@
+"""What hints and reviews use of the running server: playing's services and the two pools."""
+
+from __future__ import annotations
+
+from typing import Annotated, Protocol
+
+from fastapi import Depends, Request
+
+from bidak.server.analysis.analyst import Analyst
+from bidak.server.play import PlayServices
+
+
+class AnalysisServices(PlayServices, Protocol):
+    @property
+    def hints(self) -> Analyst: ...
+    @property
+    def reviews(self) -> Analyst: ...
+
+
+def services_of(request: Request) -> AnalysisServices:
+    services: AnalysisServices = request.app.state.services
+    return services
+
+
+AnalysisDep = Annotated[AnalysisServices, Depends(services_of)]

@@ -1,0 +1,195 @@
+"""The app factory: ``create_app(settings)`` wires routers, static files and the lifespan.
+
+Nothing is opened at import time. The lifespan opens the database (running migrations), the bus
+and the bot pool, re-arms every unfinished match's clock and bot, and closes them all at the end.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, WebSocket
+from starlette.types import Receive, Scope, Send
+
+from bidak import __version__
+from bidak.engine.workers import BotPool
+from bidak.server.accounts import me
+from bidak.server.accounts import routes as identity
+from bidak.server.accounts.service import Accounts
+from bidak.server.accounts.tokens import Signer
+from bidak.server.analysis import routes as analysis
+from bidak.server.analysis.analyst import Analyst
+from bidak.server.app.schemas import Health
+from bidak.server.app.services import Services
+from bidak.server.community import routes as community
+from bidak.server.mail.outbox import LogTransport, Outbox, SmtpConfig, SmtpTransport
+from bidak.server.matches import routes as matches
+from bidak.server.matchmaking import routes as quick_match
+from bidak.server.matchmaking.service import QuickMatch
+from bidak.server.play import routes as rooms
+from bidak.server.play import ws
+from bidak.server.play.dice import new_seed
+from bidak.server.play.service import RoomService
+from bidak.server.play.sockets import SocketCap, registry_for
+from bidak.server.play.storage import Store
+from bidak.server.shared.assets import WebFiles
+from bidak.server.shared.bus import bus_from_url
+from bidak.server.shared.clocks import Clock, SystemClock
+from bidak.server.shared.collector import Collector
+from bidak.server.shared.limiter import Limits, limiter_for
+from bidak.server.shared.security import Refused, SiteCheck, SiteGuard, refuse_socket
+from bidak.server.shared.settings import Settings
+from bidak.server.shared.store.db import Database
+from bidak.server.wallet import routes as wallet
+from bidak.server.wallet.service import Wallets
+
+WEB = Path(__file__).resolve().parents[2] / "web"
+log = logging.getLogger(__name__)
+
+
+class BidakApp(FastAPI):
+    """FastAPI, with the game's WebSocket (``/ws``) handed its connections directly.
+
+    A connection that passes through the middleware and routing stack keeps the stack's objects
+    alive while it is open, and every message it sends goes back through the stack's wrappers; the
+    socket uses nothing from the stack (no dependencies, no HTTP middleware). Measured:
+    ``docs/performance.md``, "The WebSocket outside the middleware stack". The route stays
+    registered, so the stack still serves ``/ws`` under another root path. The site check of the
+    middleware (:mod:`bidak.server.shared.security`) is made here too, before the socket is
+    accepted.
+    """
+
+    site: SiteCheck
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and scope["path"] == "/ws":
+            try:
+                self.site.check(scope)
+            except Refused as refused:
+                await refuse_socket(scope, receive, send, refused)
+                return
+            scope["app"] = self
+            await ws.socket(WebSocket(scope, receive, send))
+            return
+        await super().__call__(scope, receive, send)
+
+
+def mail_outbox(settings: Settings, clock: Clock) -> Outbox | None:
+    """The letters' way out: SMTP when ``BIDAK_SMTP_URL`` is set, else the log; in production
+    without SMTP, none (e-mail features answer 503 and the start says so)."""
+    if settings.smtp_url:
+        transport: SmtpTransport | LogTransport = SmtpTransport(
+            SmtpConfig.from_url(settings.smtp_url)
+        )
+    elif settings.environment == "production":
+        log.warning("no BIDAK_SMTP_URL: e-mail sign-in and account recovery are off")
+        return None
+    else:
+        transport = LogTransport()
+    return Outbox(transport, settings.mail_from, clock)
+
+
+def create_app(
+    settings: Settings | None = None,
+    clock: Clock | None = None,
+    seeds: Callable[[], str] = new_seed,
+) -> FastAPI:
+    """The Bidak app. ``clock`` and ``seeds`` (the dice seeds of new matches) are injected by
+    tests; the defaults are the system clock and the operating system's secure random source."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        db = Database(settings.database_url)
+        await db.migrate()
+        bus = bus_from_url(settings.bus_url, name=settings.instance_id or None)
+        pool = BotPool()
+        store = Store(db)
+        the_clock = clock or SystemClock()
+        service = RoomService(store, bus, the_clock, settings, pool, seeds)
+        # Hints and reviews on pools of their own: a hint is wanted now, a review takes long.
+        hints = Analyst(settings.hint_workers, settings.analysis_waiting, "bidak-hint")
+        reviews = Analyst(settings.review_workers, settings.analysis_waiting, "bidak-review")
+        wallets = Wallets(db, the_clock, settings.checkin_tz)
+        # With a Redis bus the limits and the open sockets are counted in Redis too, so they
+        # hold for the whole site, however many processes serve it.
+        name = settings.instance_id or None
+        limits = Limits.from_settings(
+            settings, limiter_for(settings.bus_url, settings.redis_prefix, name)
+        )
+        registry = registry_for(settings.bus_url, settings.redis_prefix, name)
+        sockets = SocketCap(registry, bus, settings.sockets_per_session, settings.redis_prefix)
+        quick = QuickMatch(db, service, bus, the_clock)
+        outbox = mail_outbox(settings, the_clock)
+        signer = Signer(settings.secret_key)
+        accounts = Accounts(db, outbox, the_clock, limits, signer)
+        app.state.services = Services(
+            settings,
+            db,
+            store,
+            bus,
+            the_clock,
+            pool,
+            service,
+            hints,
+            reviews,
+            limits,
+            sockets,
+            wallets,
+            quick,
+            accounts,
+            signer,
+        )
+        await sockets.start()
+        await service.start()
+        quick.start()
+        db.start_checkpoints()
+        collector = None
+        if settings.gc_freeze_seconds is not None:
+            collector = Collector(settings.gc_freeze_seconds)
+            collector.start()
+        try:
+            yield
+        finally:
+            if collector is not None:
+                await collector.stop()
+            await quick.stop()
+            if outbox is not None:
+                await outbox.close()
+            await service.stop()
+            await sockets.stop()
+            await limits.limiter.close()
+            await bus.close()
+            hints.close()
+            reviews.close()
+            pool.close()
+            await store.close()
+            await db.close()
+
+    # No Swagger or ReDoc pages: they run a CDN's scripts on the site's origin, which the page
+    # policy forbids; /openapi.json describes the API for any viewer.
+    app = BidakApp(
+        title="Bidak", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None
+    )
+    app.site = SiteCheck(settings.public_url)
+    app.add_middleware(SiteGuard, check=app.site)
+    app.include_router(me.router)
+    app.include_router(rooms.router)
+    app.include_router(matches.router)
+    app.include_router(analysis.router)
+    app.include_router(wallet.router)
+    app.include_router(quick_match.router)
+    app.include_router(community.router)
+    app.include_router(identity.router)
+    app.include_router(ws.router)
+
+    @app.get("/api/health", tags=["health"], response_model=Health)
+    async def health() -> Health:
+        return Health(status="ok", version=__version__)
+
+    if (WEB / "index.html").exists():
+        app.mount("/", WebFiles(WEB), name="web")
+    return app

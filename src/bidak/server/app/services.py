@@ -1,0 +1,45 @@
+"""The server's resources, opened in the app's lifespan and kept on ``app.state.services``.
+
+Each capability reaches the part it uses through a protocol and a dependency of its own
+(``bidak.server.shared.deps``, ``bidak.server.play.deps``, ...), never through this module:
+:class:`Services` satisfies every one of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bidak.engine.workers import BotPool
+from bidak.server.accounts.service import Accounts
+from bidak.server.accounts.tokens import Signer
+from bidak.server.analysis.analyst import Analyst
+from bidak.server.matchmaking.service import QuickMatch
+from bidak.server.play.service import RoomService
+from bidak.server.play.sockets import SocketCap
+from bidak.server.play.storage import Store
+from bidak.server.shared.bus import Bus
+from bidak.server.shared.clocks import Clock
+from bidak.server.shared.limiter import Limits
+from bidak.server.shared.settings import Settings
+from bidak.server.shared.store.db import Database
+from bidak.server.wallet.service import Wallets
+
+
+@dataclass
+class Services:
+    settings: Settings
+    db: Database
+    store: Store
+    bus: Bus
+    clock: Clock
+    pool: BotPool
+    rooms: RoomService
+    hints: Analyst
+    reviews: Analyst
+    limits: Limits
+    sockets: SocketCap
+    wallets: Wallets
+    quick: QuickMatch
+    accounts: Accounts
+    signer: Signer
+    """Signs short-lived, purpose-bound tokens with ``BIDAK_SECRET_KEY``."""

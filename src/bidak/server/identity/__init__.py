@@ -1,6 +1,0 @@
-"""Accounts: an e-mail linked by a one-time link, signing in anywhere, sessions, one's own data.
-
-``queries`` holds the transactions (links, addresses, merging a guest, deleting, the export),
-``service`` the use cases on the injected clock, ``routes`` the HTTP API. Players and their
-sessions, which every capability reads, are :mod:`bidak.server.store.players`.
-"""

@@ -1,0 +1,318 @@
+"""The one writer of a match: apply an action and the automatic steps, store, then publish.
+
+Every change to a match goes through :meth:`Actor.act`: under the match's lock it checks the
+action with :func:`bidak.match.apply`, applies the automatic steps of rules.md 10 (a roll when
+doubling is not possible, a forced play, the opening roll), stores the events and the new state
+in one transaction, and only then publishes them. Bots, auto-play and clock expiries act through
+the same method, each remembering the match version it decided on, so a decision that came too
+late is dropped instead of applied to a different position.
+
+Another server process may write to the same match (players on two instances): the store's
+version check makes exactly one writer win; the loser reloads and tries again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy.exc import OperationalError
+
+from bidak.errors import BidakError
+from bidak.match import (
+    Action,
+    Event,
+    MatchState,
+    Phase,
+    Player,
+    RuleSet,
+    advance,
+    apply,
+    decider,
+    event_to_json,
+    rules_to_json,
+    start_match,
+    state_from_json,
+    state_to_json,
+)
+from bidak.server.play.dice import FairDice, seed_hash
+from bidak.server.play.queries import Append, Conflict, RoomStore
+from bidak.server.play.rated_queries import RatedEnd
+from bidak.server.play.room import Room, RoomError, RoomKind, room_channel, seat_of
+from bidak.server.play.wire.notes import events_note
+from bidak.server.play.wire.table import Deadline as DeadlineJson
+from bidak.server.shared.bus import Bus
+from bidak.server.shared.clocks import Clock
+from bidak.server.shared.store.models import MatchRow
+from bidak.server.shared.store.rows import new_id
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Live:
+    """A match being played, as this process last stored or read it."""
+
+    match_id: str
+    room: Room
+    state: MatchState
+    dice_drawn: int
+    seed: str
+    seed_hash: str
+    deadline: float | None
+    deadline_version: int | None
+
+    @property
+    def finished(self) -> bool:
+        return self.state.phase is Phase.MATCH_OVER
+
+
+Deadline = Callable[[Room, MatchState], tuple[float | None, int | None]]
+"""The deadline (and the version it is for) of the decision pending in a state."""
+
+
+class Actor:
+    """Writes matches: ``room`` finds a match's room, ``deadline`` sets its clock, ``stored``
+    hears of every state this process stored (to arm what acts next)."""
+
+    def __init__(
+        self,
+        store: RoomStore,
+        bus: Bus,
+        clock: Clock,
+        seeds: Callable[[], str],
+        room: Callable[[str], Awaitable[Room]],
+        deadline: Deadline,
+        stored: Callable[[Live], None],
+    ) -> None:
+        self.store, self.bus, self.clock = store, bus, clock
+        self._seeds, self._room, self._deadline, self._stored = seeds, room, deadline, stored
+        self._live: dict[str, Live] = {}
+        # One lock per match being acted on; it goes away with its last user, so a server
+        # that runs for months does not keep one for every match it ever served.
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def known_state(self, match_id: str) -> MatchState | None:
+        live = self._live.get(match_id)
+        return None if live is None else live.state
+
+    def remember(self, live: Live) -> None:
+        self._live[live.match_id] = live
+
+    async def start_match(self, room: Room, rules: RuleSet) -> Room:
+        """Start the match of a room stored with both seats taken; the room with its match (or
+        as it is when someone else started it meanwhile)."""
+        seed = self._seeds()
+        state, events = start_match(rules)
+        stored = [event_to_json(e) for e in events]
+        now = self.clock.now()
+        row = MatchRow(
+            id=new_id(),
+            room_code=room.code,
+            rules=rules_to_json(rules),
+            state=state_to_json(state),
+            version=state.version,
+            seed=seed,
+            seed_hash=seed_hash(seed),
+            dice_drawn=0,
+            deadline=None,
+            deadline_version=None,
+            finished=False,
+            created_at=datetime.now(UTC),
+            updated_at=datetime.now(UTC),
+        )
+        try:
+            await self.store.create_match(room.code, row, stored, now)
+        except Conflict:
+            return room  # the room's match was started by someone else meanwhile
+        room = replace(room, match_id=row.id)
+        live = live_from_row(row, room)
+        self._live[row.id] = live
+        await self.publish(live, stored, 1, row.state)
+        # The opening roll is automatic: throw it through the ordinary path.
+        await self.act(row.id, None, lambda state: None, expect_version=state.version)
+        return room
+
+    async def submit(
+        self, room: Room, player_id: str, make: Callable[[Player], Action], version: int | None
+    ) -> None:
+        """A seated player's intent; raises RoomError when it is refused."""
+        seat = seat_of(room, player_id)
+        if seat is None:
+            raise RoomError("not_seated", "Only the players at this table can act")
+        if room.match_id is None:
+            raise RoomError("not_started", "The match starts when your opponent arrives")
+        action = make(seat)
+        await self.act(room.match_id, seat, lambda state: action, expect_version=version)
+
+    async def load(self, match_id: str, fresh: bool = False) -> Live:
+        """The match as this process knows it, or (``fresh``, or unknown here) as stored now."""
+        live = self._live.get(match_id)
+        if live is None or fresh:
+            row = await self.store.match(match_id)
+            if row is None:
+                raise RoomError("not_found", "There is no such match")
+            room = await self._room(row.room_code)
+            loaded = live_from_row(row, room)
+            if live is None or loaded.state.version >= live.state.version:
+                self._live[match_id] = loaded  # never older than what this process wrote
+            live = loaded
+        return live
+
+    async def act(
+        self,
+        match_id: str,
+        actor: Player | None,
+        choose: Callable[[MatchState], Action | None],
+        *,
+        expect_version: int | None,
+    ) -> None:
+        """Apply one action (or only the automatic steps when ``choose`` gives None)."""
+        lock = self._locks.get(match_id)
+        if lock is None:
+            lock = self._locks[match_id] = asyncio.Lock()
+        async with lock:
+            fresh = False
+            for _attempt in range(3):
+                live = await self.load(match_id, fresh)
+                state = live.state
+                if expect_version is not None and state.version != expect_version:
+                    if not fresh:  # another instance may have moved on: ask the store first
+                        fresh = True
+                        continue
+                    if actor is None:
+                        return  # a bot, clock or automatic step decided on an older table
+                    raise RoomError(
+                        "stale", "The table changed before your action arrived; look again"
+                    )
+                if state.phase is Phase.MATCH_OVER:
+                    raise RoomError("match_over", "The match is over")
+                dice = FairDice(live.seed, live.dice_drawn)
+                events: list[Event] = []
+                action = choose(state)
+                if action is not None:
+                    try:
+                        state, first = apply(state, action, dice)
+                    except BidakError as refused:
+                        if not fresh:  # judged on a table another instance may have changed
+                            fresh = True
+                            continue
+                        raise RoomError("illegal", str(refused)) from None
+                    events.extend(first)
+                state, more = advance(state, dice)  # the steps nobody chooses (rules.md 10)
+                events.extend(more)
+                if not events:
+                    return
+                deadline, deadline_version = self._deadline(live.room, state)
+                stored = state_to_json(state)
+                change = Append(
+                    match_id=match_id,
+                    expected_version=live.state.version,
+                    events=[event_to_json(e) for e in events],
+                    state=stored,
+                    dice_drawn=dice.drawn,
+                    deadline=deadline,
+                    deadline_version=deadline_version,
+                    finished=state.phase is Phase.MATCH_OVER,
+                    at=self.clock.now(),
+                    rated=rated_end(live.room, match_id, state),
+                )
+                try:
+                    await self.store.append(change)
+                except Conflict:
+                    fresh = True
+                    continue
+                except OperationalError:
+                    # The database is overloaded (SQLite's lock wait ran out): nothing was
+                    # stored, so refuse the action and let the player send it again.
+                    log.warning("database busy; refused an action in %s", match_id)
+                    raise RoomError("busy", "The server is busy; try again") from None
+                before = live.state.version
+                live = replace(
+                    live,
+                    state=state,
+                    dice_drawn=dice.drawn,
+                    deadline=deadline,
+                    deadline_version=deadline_version,
+                )
+                self._live[match_id] = live
+                try:
+                    await self.publish(live, change.events, before + 1, stored)
+                except Exception as unpublished:
+                    # Stored, not told: each connection gets these events with the next ones
+                    # (its forwarder fills the gap from the store) or when it reconnects.
+                    log.warning(
+                        "match %s versions %d-%d stored but not published: %r",
+                        match_id,
+                        before + 1,
+                        state.version,
+                        unpublished,
+                    )
+                if live.finished:
+                    # The store keeps it; reads reload it.
+                    self._live.pop(match_id, None)
+                self._stored(live)
+                return
+            raise RoomError("busy", "The table is busy; try again")
+
+    async def publish(
+        self,
+        live: Live,
+        events: list[dict[str, Any]],
+        from_version: int,
+        state: dict[str, Any],
+    ) -> None:
+        """Tell every connection at the room (in every process) what was stored: the events
+        (as JSON) from ``from_version`` on and ``state``, the JSON of the state after them."""
+        message = events_note(
+            room=live.room.code,
+            match=live.match_id,
+            first=from_version,
+            events=events,
+            state=state,
+            deadline=deadline_json(live),
+            seed=live.seed if live.finished else None,
+        )
+        await self.bus.publish(room_channel(live.room.code), message)
+
+
+def live_from_row(row: MatchRow, room: Room) -> Live:
+    return Live(
+        row.id,
+        room,
+        state_from_json(row.state),
+        row.dice_drawn,
+        row.seed,
+        row.seed_hash,
+        row.deadline,
+        row.deadline_version,
+    )
+
+
+def rated_end(room: Room, match_id: str, state: MatchState) -> RatedEnd | None:
+    """Who won and lost, when ``state`` ends a rated match between two different people (a
+    forfeit and a third strike are losses like any other); None otherwise."""
+    if not room.rated or state.phase is not Phase.MATCH_OVER or state.winner is None:
+        return None
+    seats = (room.seat0_id, room.seat1_id)
+    winner, loser = seats[int(state.winner)], seats[int(state.winner.opponent)]
+    if winner is None or loser is None or winner == loser or room.kind is RoomKind.PRACTICE:
+        return None
+    return RatedEnd(match_id, winner, loser, state.rules.length)
+
+
+def deadline_json(live: Live) -> DeadlineJson | None:
+    """The pending decision's deadline as the wire shows it, or None when nobody is timed."""
+    if live.deadline is None or live.deadline_version != live.state.version:
+        return None
+    who = decider(live.state)
+    return {
+        "player": None if who is None else int(who),
+        "at": live.deadline,
+        "seconds": live.room.move_seconds,
+    }

@@ -1,0 +1,371 @@
+"""The rooms' and matches' persistence: every read and write of rooms, matches and their event
+logs, each in one short transaction.
+
+:class:`RoomStore` is what the rooms service (and the routes that show rooms and matches) use;
+``bidak.server.play.storage.Store`` extends it, so the server holds one store object. Rooms are
+handed out as frozen :class:`~bidak.server.play.room.Room` values (:func:`room_value`); matches
+and events as their rows. The hot path is :meth:`RoomStore.append`: appends that arrive together
+share one transaction (:mod:`bidak.server.shared.store.batches`), written with Core statements built
+once, and on SQLite through the driver itself (:func:`_append_all_sqlite`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import partial
+from typing import Any, cast
+
+from sqlalchemy import Table, bindparam, insert, or_, select, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError, IntegrityError
+
+from bidak.server.play.rated_queries import RatedEnd, rate
+from bidak.server.play.room import Room, RoomKind
+from bidak.server.shared.store.batches import Batcher, WriteResult
+from bidak.server.shared.store.db import Database
+from bidak.server.shared.store.models import EventRow, MatchRow, RatedMatchRow, RoomRow
+from bidak.server.shared.store.rows import insert_rows, is_key
+
+
+class Conflict(Exception):
+    """Another writer appended to the match first; reload and try again."""
+
+
+@dataclass(frozen=True)
+class Append:
+    """What one accepted intent changes: new events and the match row's new values."""
+
+    match_id: str
+    expected_version: int
+    events: list[dict[str, Any]]
+    state: dict[str, Any]
+    dice_drawn: int
+    deadline: float | None
+    deadline_version: int | None
+    finished: bool
+    at: float
+    rated: RatedEnd | None = None
+    """Set on the append that ends a rated match: the ratings move in the same transaction."""
+
+
+def room_value(row: RoomRow) -> Room:
+    """The immutable value of a stored room (its rematch offer is read by
+    :mod:`bidak.server.play.rematch` from the row itself)."""
+    return Room(
+        code=row.code,
+        kind=RoomKind(row.kind),
+        created_at=row.created_at,
+        creator_id=row.creator_id,
+        seat0_id=row.seat0_id,
+        seat1_id=row.seat1_id,
+        bot_level=row.bot_level,
+        move_seconds=row.move_seconds,
+        rules=dict(row.rules),
+        match_id=row.match_id,
+        rated=bool(row.rated),
+        private=bool(row.private),
+    )
+
+
+class RoomStore:
+    """Rooms, matches and event logs in the database ``db``."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._appends: Batcher[Append] = Batcher(self._append_batch)
+
+    # -- rooms ------------------------------------------------------------------------------------
+
+    async def create_room(self, room: RoomRow) -> Room:
+        """Store a new room (its code must be new: a taken code raises ``IntegrityError``);
+        its value."""
+        await self.db.write(partial(insert_rows, rows=[room]))
+        return room_value(room)
+
+    async def room(self, code: str) -> Room | None:
+        """The room of ``code`` as it is stored now, or None (also for what cannot be a code)."""
+        if not is_key(code):
+            return None
+        async with self.db.session() as session:
+            row = await session.get(RoomRow, code)
+            return None if row is None else room_value(row)
+
+    async def take_seat(self, code: str, seat: int, player_id: str) -> bool:
+        """Seat ``player_id`` if the seat is still empty (atomic: two visitors cannot both win)."""
+        column = _ROOMS.c.seat0_id if seat == 0 else _ROOMS.c.seat1_id
+        claim = update(_ROOMS).where(_ROOMS.c.code == code, column.is_(None))
+        taken: bool = await self.db.write(
+            lambda connection: bool(connection.execute(claim.values({column: player_id})).rowcount)
+        )
+        return taken
+
+    async def rooms_of(self, player_id: str, limit: int = 50) -> list[tuple[Room, MatchRow]]:
+        """The player's rooms whose match has started, with the match; the latest first."""
+        async with self.db.session() as session:
+            rows = await session.execute(
+                select(RoomRow, MatchRow)
+                .join(MatchRow, MatchRow.id == RoomRow.match_id)
+                .where(or_(RoomRow.seat0_id == player_id, RoomRow.seat1_id == player_id))
+                .order_by(MatchRow.updated_at.desc())
+                .limit(limit)
+            )
+            return [(room_value(room), match) for room, match in rows]
+
+    async def quick_room_in_play(self, player_id: str) -> str | None:
+        """The code of the player's newest quick match room whose match is not over."""
+        async with self.db.session() as session:
+            found = await session.scalar(
+                select(RoomRow.code)
+                .join(MatchRow, MatchRow.id == RoomRow.match_id)
+                .where(
+                    RoomRow.kind == RoomKind.QUICK.value,
+                    or_(RoomRow.seat0_id == player_id, RoomRow.seat1_id == player_id),
+                    MatchRow.finished.is_(False),
+                )
+                .order_by(RoomRow.created_at.desc())
+                .limit(1)
+            )
+            return found
+
+    # -- matches ----------------------------------------------------------------------------------
+
+    async def create_match(
+        self, room_code: str, match: MatchRow, events: list[dict[str, Any]], at: float
+    ) -> None:
+        """Store a new match as the room's match; Conflict if the room has one already."""
+        await self.db.write(
+            partial(_create_match, room_code=room_code, match=match, events=events, at=at)
+        )
+
+    async def match(self, match_id: str) -> MatchRow | None:
+        """The match's row as stored now, or None (also for what cannot be an id)."""
+        if not is_key(match_id):
+            return None
+        async with self.db.session() as session:
+            return await session.get(MatchRow, match_id)
+
+    async def append(self, change: Append) -> None:
+        """Store new events and the match's new state in one transaction, or raise Conflict.
+
+        The row is updated only if its version is still the one the writer read, and the events'
+        (match, version) keys are unique: of two writers, exactly one commits. Appends that
+        arrive together share a transaction (:mod:`bidak.server.shared.store.batches`); each still
+        returns only once it is committed, and each conflict is its own.
+        """
+        await self._appends.submit(change)
+
+    async def close(self) -> None:
+        """Stop the append batcher; appends not yet committed are cancelled."""
+        await self._appends.close()
+
+    async def _append_batch(self, changes: Sequence[Append]) -> list[WriteResult]:
+        """Store ``changes`` in one transaction; if that fails as a whole, one by one."""
+        if len(changes) > 1:
+            try:
+                outcomes: list[WriteResult] = await self.db.write(
+                    partial(_append_all, changes=changes), urgent=True
+                )
+                return outcomes
+            except Exception:  # e.g. an event key taken: find out whose it was
+                pass
+        outcomes = []
+        for change in changes:
+            try:
+                one = partial(_append_all, changes=[change])
+                outcomes.extend(await self.db.write(one, urgent=True))
+            except IntegrityError:
+                outcomes.append(Conflict(change.match_id))
+            except Exception as failed:
+                outcomes.append(failed)
+        return outcomes
+
+    async def events(self, match_id: str, after: int = 0) -> list[EventRow]:
+        """The match's stored events after version ``after``, in order."""
+        async with self.db.session() as session:
+            rows = await session.scalars(
+                select(EventRow)
+                .where(EventRow.match_id == match_id, EventRow.version > after)
+                .order_by(EventRow.version)
+            )
+            return list(rows)
+
+    async def overdue(self, before: float, limit: int = 200) -> list[MatchRow]:
+        """Unfinished matches whose current clock ran out before ``before``."""
+        async with self.db.session() as session:
+            rows = await session.scalars(
+                select(MatchRow)
+                .where(
+                    MatchRow.finished.is_(False),
+                    MatchRow.deadline.is_not(None),
+                    MatchRow.deadline < before,
+                    MatchRow.deadline_version == MatchRow.version,
+                )
+                .limit(limit)
+            )
+            return list(rows)
+
+    async def rated_match(self, match_id: str) -> RatedMatchRow | None:
+        """How the match moved the two ratings, if it was rated and is over; else None."""
+        if not is_key(match_id):
+            return None
+        async with self.db.session() as session:
+            return await session.get(RatedMatchRow, match_id)
+
+    async def live_matches(self) -> list[MatchRow]:
+        """Unfinished matches: their clocks and bots are re-armed at start."""
+        async with self.db.session() as session:
+            rows = await session.scalars(select(MatchRow).where(MatchRow.finished.is_(False)))
+            return list(rows)
+
+
+_ROOMS = cast(Table, RoomRow.__table__)
+_MATCHES = cast(Table, MatchRow.__table__)
+_EVENTS = cast(Table, EventRow.__table__)
+_ADVANCE = (
+    update(_MATCHES)
+    .where(_MATCHES.c.id == bindparam("m_id"), _MATCHES.c.version == bindparam("m_expected"))
+    .values(
+        state=bindparam("m_state"),
+        version=bindparam("m_version"),
+        dice_drawn=bindparam("m_dice_drawn"),
+        deadline=bindparam("m_deadline"),
+        deadline_version=bindparam("m_deadline_version"),
+        finished=bindparam("m_finished"),
+        updated_at=bindparam("m_updated_at"),
+    )
+)
+"""A match row moves to its new state if it is still at the version its writer read."""
+
+
+def _append_all(connection: Connection, changes: Sequence[Append]) -> list[WriteResult]:
+    """Advance each match row (a Conflict for each row another writer moved first), then insert
+    the events of those that advanced, all in the caller's transaction.
+
+    Core statements on the tables, built once: the hot path of every action skips the ORM's
+    unit of work. On SQLite they go straight to the driver (:func:`_append_all_sqlite`).
+    """
+    if connection.dialect.name == "sqlite" and not any(c.rated for c in changes):
+        return _append_all_sqlite(connection, changes)
+    outcomes: list[WriteResult] = []
+    rows: list[dict[str, Any]] = []
+    now = _now()
+    for change in changes:
+        result = connection.execute(
+            _ADVANCE,
+            {
+                "m_id": change.match_id,
+                "m_expected": change.expected_version,
+                "m_state": change.state,
+                "m_version": change.expected_version + len(change.events),
+                "m_dice_drawn": change.dice_drawn,
+                "m_deadline": change.deadline,
+                "m_deadline_version": change.deadline_version,
+                "m_finished": change.finished,
+                "m_updated_at": now,
+            },
+        )
+        if not result.rowcount:
+            outcomes.append(Conflict(change.match_id))
+            continue
+        outcomes.append(None)
+        if change.rated is not None:
+            rate(connection, change.rated, now)
+        rows.extend(
+            {
+                "match_id": change.match_id,
+                "version": change.expected_version + offset,
+                "payload": payload,
+                "created_at": change.at,
+            }
+            for offset, payload in enumerate(change.events, 1)
+        )
+    if rows:
+        connection.execute(insert(_EVENTS), rows)
+    return outcomes
+
+
+_SQLITE_ADVANCE = (
+    "UPDATE matches SET state = ?, version = ?, dice_drawn = ?, deadline = ?,"
+    " deadline_version = ?, finished = ?, updated_at = ? WHERE id = ? AND version = ?"
+)
+_SQLITE_EVENTS = "INSERT INTO events (match_id, version, payload, created_at) VALUES (?, ?, ?, ?)"
+
+
+def _append_all_sqlite(connection: Connection, changes: Sequence[Append]) -> list[WriteResult]:
+    """:func:`_append_all` through the sqlite3 driver itself: the same two statements and the
+    same stored text (values go through the columns' own SQLAlchemy converters), without
+    SQLAlchemy's per-statement work (measured: ``docs/performance.md``, "The SQLite append").
+    The driver's errors are raised as SQLAlchemy's, like every other statement's."""
+    dialect = connection.dialect
+    json_text = _MATCHES.c.state.type.dialect_impl(dialect).bind_processor(dialect)
+    stamp = _MATCHES.c.updated_at.type.dialect_impl(dialect).bind_processor(dialect)
+    assert json_text is not None and stamp is not None
+    now = stamp(_now())
+    cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    outcomes: list[WriteResult] = []
+    rows: list[tuple[Any, ...]] = []
+    statement = _SQLITE_ADVANCE
+    try:
+        for change in changes:
+            cursor.execute(
+                statement,
+                (
+                    json_text(change.state),
+                    change.expected_version + len(change.events),
+                    change.dice_drawn,
+                    change.deadline,
+                    change.deadline_version,
+                    change.finished,
+                    now,
+                    change.match_id,
+                    change.expected_version,
+                ),
+            )
+            if not cursor.rowcount:
+                outcomes.append(Conflict(change.match_id))
+                continue
+            outcomes.append(None)
+            rows.extend(
+                (change.match_id, change.expected_version + offset, json_text(payload), change.at)
+                for offset, payload in enumerate(change.events, 1)
+            )
+        if rows:
+            statement = _SQLITE_EVENTS
+            cursor.executemany(statement, rows)
+    except sqlite3.Error as failed:
+        raise DBAPIError.instance(statement, None, failed, sqlite3.Error) from failed
+    finally:
+        cursor.close()
+    return outcomes
+
+
+def _create_match(
+    connection: Connection,
+    room_code: str,
+    match: MatchRow,
+    events: list[dict[str, Any]],
+    at: float,
+) -> None:
+    claimed = connection.execute(
+        update(_ROOMS)
+        .where(_ROOMS.c.code == room_code, _ROOMS.c.match_id.is_(None))
+        .values(match_id=match.id)
+    )
+    if not claimed.rowcount:
+        raise Conflict(room_code)
+    insert_rows(connection, [match])
+    if events:
+        connection.execute(
+            insert(_EVENTS),
+            [
+                {"match_id": match.id, "version": index, "payload": payload, "created_at": at}
+                for index, payload in enumerate(events, 1)
+            ],
+        )
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)

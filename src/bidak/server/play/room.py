@@ -1,0 +1,79 @@
+"""What a room is, as the rest of the server sees it: its kind, its immutable value, its seats.
+
+:class:`Room` is a frozen value built from the stored row (:func:`bidak.server.play.queries.
+room_value`); nothing changes it in place: a changed room is a new value
+(:func:`dataclasses.replace`). The bot's seat and its name are decided here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from bidak.match import Player
+from bidak.server.shared.refusal import Refusal
+
+
+class RoomKind(StrEnum):
+    """The kinds of room; the database stores these strings."""
+
+    PRACTICE = "practice"
+    """A person against a bot (the bot in seat 1)."""
+    FRIEND = "friend"
+    """Two people: the creator and whoever opens the invite link first."""
+    QUICK = "quick"
+    """Two people quick match paired; always rated."""
+
+
+class RoomError(Refusal):
+    """A room request the server refuses (see :class:`Refusal`)."""
+
+
+@dataclass(frozen=True)
+class Room:
+    """A table as stored: its kind, seats, options and (once started) its match."""
+
+    code: str
+    kind: RoomKind
+    created_at: datetime
+    creator_id: str
+    seat0_id: str | None
+    seat1_id: str | None
+    bot_level: str | None
+    move_seconds: int | None
+    rules: Mapping[str, Any]
+    """The rule set as JSON (:func:`bidak.match.rules_from_json` reads it)."""
+    match_id: str | None
+    rated: bool
+    private: bool
+
+
+def room_channel(code: str) -> str:
+    return f"bidak:room:{code}"
+
+
+def new_room_code() -> str:
+    """An invite code: 128 random bits, URL-safe; codes cannot be guessed or enumerated."""
+    return secrets.token_urlsafe(16)
+
+
+def seat_of(room: Room, player_id: str) -> Player | None:
+    if room.seat0_id == player_id:
+        return Player.ZERO
+    if room.seat1_id == player_id:
+        return Player.ONE
+    return None
+
+
+def is_bot_seat(room: Room, player: Player) -> bool:
+    """Whether a bot plays ``player``'s checkers in ``room`` (seat 1 of a practice room)."""
+    return room.kind is RoomKind.PRACTICE and player is Player.ONE
+
+
+def bot_seat_name(level: str | None) -> str:
+    """The name the bot's seat is shown with, e.g. "Bot (expert)"."""
+    return f"Bot ({level})"

@@ -1,0 +1,206 @@
+"""The rooms service: the one object the rest of the server uses for rooms and their matches.
+
+:class:`RoomService` is a facade over the package's parts, and holds the rooms' life cycle
+itself: creating a room of each kind, seating a player, starting the match when both seats are
+taken, and (re)starting and stopping the service. The rest lives in:
+
+- :mod:`~bidak.server.play.room`: the room as a value, its kinds, seats and bot seat;
+- :mod:`~bidak.server.play.queries`: rooms, matches and event logs in the database;
+- :mod:`~bidak.server.play.actor`: the one writer of a match (apply, store, publish);
+- :mod:`~bidak.server.play.bots`: bot seats, auto-play and the timed-out player's fallback;
+- :mod:`~bidak.server.play.timeouts`: deadlines, what is armed to act next, the sweeper;
+- :mod:`~bidak.server.play.tasks`: the background tasks and :meth:`RoomService.settle`;
+- :mod:`~bidak.server.play.rematch` and :mod:`~bidak.server.play.talk`: after the match and
+  at the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from bidak.engine.workers import BotPool
+from bidak.match import Action, Phase, Player, RuleSet, rules_from_json, rules_to_json
+from bidak.server.play.actor import Actor, Live, live_from_row
+from bidak.server.play.bots import Bots
+from bidak.server.play.dice import new_seed
+from bidak.server.play.options import FriendOptions, PracticeOptions
+from bidak.server.play.queries import RoomStore
+from bidak.server.play.room import Room, RoomError, RoomKind, new_room_code, seat_of
+from bidak.server.play.tasks import Tasks
+from bidak.server.play.timeouts import Timers, deadline
+from bidak.server.play.views import Views
+from bidak.server.shared.bus import Bus
+from bidak.server.shared.clocks import Clock
+from bidak.server.shared.settings import Settings
+from bidak.server.shared.store.models import PlayerRow, RoomRow
+
+ROOM_CACHE = 10_000
+"""Rooms kept in memory per process (the oldest are dropped first)."""
+
+
+class RoomService:
+    def __init__(
+        self,
+        store: RoomStore,
+        bus: Bus,
+        clock: Clock,
+        settings: Settings,
+        pool: BotPool,
+        seeds: Callable[[], str] = new_seed,
+    ) -> None:
+        self.store, self.bus, self.clock, self.settings = store, bus, clock, settings
+        self._rooms: dict[str, Room] = {}
+        self.tasks = Tasks(clock)
+        self.actor = Actor(
+            store,
+            bus,
+            clock,
+            seeds,
+            room=self.room,
+            deadline=lambda room, state: deadline(room, state, clock.now()),
+            stored=self._stored,
+        )
+        self.bots = Bots(self.actor, self.tasks, pool, settings)
+        self.timers = Timers(store, self.actor, self.bots, self.tasks, settings)
+        self.views = Views(self.actor.known_state)
+
+    def _stored(self, live: Live) -> None:
+        """After each state this process stored: arm what acts next; forget a finished match."""
+        self.timers.schedule(live)
+        if live.finished:
+            self.bots.forget(live.match_id)
+
+    # -- life cycle --------------------------------------------------------------------------
+
+    async def start(self) -> int:
+        """Re-arm every unfinished match's clock and bot after a (re)start; returns how many."""
+        rows = await self.store.live_matches()
+        for row in rows:
+            room = await self.store.room(row.room_code)
+            if room is None:  # pragma: no cover - rooms are never deleted
+                continue
+            live = live_from_row(row, room)
+            self.actor.remember(live)
+            self.timers.schedule(live)
+            if live.state.phase is Phase.OPENING:
+                # Killed between storing a new match and its opening roll: nobody decides
+                # the opening, so throw it now or the match waits forever.
+                await self.actor.act(row.id, None, lambda state: None, expect_version=row.version)
+        self.timers.start_sweeping()
+        return len(rows)
+
+    async def sweep(self) -> int:
+        """Re-arm every clock overdue by more than the grace period; returns how many."""
+        return await self.timers.sweep()
+
+    async def stop(self) -> None:
+        await self.timers.stop()
+
+    async def settle(self) -> None:
+        """Wait until every bot and clock task is done or waiting for the clock (for tests that
+        move a manual clock); TimeoutError if they do not."""
+        await self.tasks.settle()
+
+    # -- rooms ---------------------------------------------------------------------------------
+
+    async def create_practice(self, player: PlayerRow, options: PracticeOptions) -> Room:
+        room = await self.new_room(
+            player.id, RoomKind.PRACTICE, options.rules(), bot_level=options.bot_level.value
+        )
+        return await self.actor.start_match(room, options.rules())
+
+    async def create_friend(self, player: PlayerRow, options: FriendOptions) -> Room:
+        return await self.new_room(
+            player.id,
+            RoomKind.FRIEND,
+            options.rules(),
+            move_seconds=options.move_seconds,
+            rated=options.rated,
+            private=options.private,
+        )
+
+    async def create_quick(
+        self, first: str, second: str, rules: RuleSet, move_seconds: int
+    ) -> Room:
+        """A rated room for two players a quick match paired (``first`` in seat 0), its match
+        started at once."""
+        room = await self.new_room(
+            first,
+            RoomKind.QUICK,
+            rules,
+            seats=(first, second),
+            move_seconds=move_seconds,
+            rated=True,
+        )
+        return await self.actor.start_match(room, rules)
+
+    async def new_room(
+        self,
+        creator_id: str,
+        kind: RoomKind,
+        rules: RuleSet,
+        *,
+        seats: tuple[str | None, str | None] | None = None,
+        code: str | None = None,
+        **extra: Any,
+    ) -> Room:
+        """Store a new room of ``kind``: ``seats`` taken (default: the creator in seat 0),
+        ``code`` (default: a new one), ``extra``: its other columns."""
+        seat0, seat1 = seats or (creator_id, None)
+        row = RoomRow(
+            code=code or new_room_code(),
+            kind=kind.value,
+            created_at=datetime.now(UTC),
+            creator_id=creator_id,
+            seat0_id=seat0,
+            seat1_id=seat1,
+            rules=rules_to_json(rules),
+            **extra,
+        )
+        return await self.store.create_room(row)
+
+    async def join(self, code: str, player: PlayerRow) -> Player | None:
+        """Seat ``player`` in an empty seat of a friend room; their seat, or None to watch."""
+        room = await self.room(code)
+        if room.kind is RoomKind.FRIEND and room.seat1_id is None and room.seat0_id != player.id:
+            await self.store.take_seat(code, 1, player.id)
+            room = await self.room(code)
+        if room.kind is RoomKind.FRIEND and room.seat1_id is not None and room.match_id is None:
+            # Both seats are taken: start the match, unless another request (or another
+            # process) already has. A crash between the two commits is mended here too.
+            await self.actor.start_match(room, rules_from_json(room.rules))
+        return seat_of(room, player.id)
+
+    async def room(self, code: str) -> Room:
+        """The room with that code (RoomError ``not_found`` if there is none)."""
+        cached = self._rooms.get(code)
+        if cached is not None:
+            return cached
+        room = await self.store.room(code)
+        if room is None:
+            raise RoomError("not_found", "There is no room with that code")
+        if room.match_id is not None:
+            # Once its match has started a room never changes (its seats are taken and it
+            # holds one match), so every process may keep it.
+            self._rooms[code] = room
+            while len(self._rooms) > ROOM_CACHE:
+                self._rooms.pop(next(iter(self._rooms)))
+        return room
+
+    async def start_match(self, room: Room, rules: RuleSet) -> Room:
+        """Start the match of a room stored with both seats taken (a rematch)."""
+        return await self.actor.start_match(room, rules)
+
+    # -- acting and reading ----------------------------------------------------------------------
+
+    async def submit(
+        self, code: str, player_id: str, make: Callable[[Player], Action], version: int | None
+    ) -> None:
+        """A seated player's intent; raises RoomError when it is refused."""
+        await self.actor.submit(await self.room(code), player_id, make, version)
+
+    async def live(self, match_id: str) -> Live:
+        """The match as stored now (another instance may have written since this one did)."""
+        return await self.actor.load(match_id, fresh=True)

@@ -1,0 +1,125 @@
+"""Clocks of timed rooms: each person's pending decision has a deadline (rules.md 9), and what
+acts when nobody else will (a bot's turn, auto-play, a clock that runs out) is armed here.
+
+:meth:`Timers.schedule` runs after every state this process stores or loads: it arms the one
+task that acts next without a person. Each process arms the clocks of the matches it writes
+to; :meth:`Timers.sweep` finds, now and then, deadlines overdue in the store that no process
+is acting on (the one that armed them died). Acting twice is harmless: the store's version
+check lets only one action through.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from bidak.match import MatchState, Phase, Player, Timeout, decider
+from bidak.server.play.actor import Actor, Live
+from bidak.server.play.bots import Bots
+from bidak.server.play.queries import RoomStore
+from bidak.server.play.room import Room, RoomError, is_bot_seat
+from bidak.server.play.tasks import Tasks
+from bidak.server.shared.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+def deadline(room: Room, state: MatchState, now: float) -> tuple[float | None, int | None]:
+    """A deadline for a person's pending decision in a timed room, and the version it is for
+    (None, None when nobody's decision is timed)."""
+    who = decider(state)
+    if (
+        room.move_seconds is None
+        or who is None
+        or state.phase is Phase.MATCH_OVER
+        or state.autoplay[who]
+        or is_bot_seat(room, who)
+    ):
+        return None, None
+    return now + room.move_seconds, state.version
+
+
+class Timers:
+    def __init__(
+        self, store: RoomStore, actor: Actor, bots: Bots, tasks: Tasks, settings: Settings
+    ) -> None:
+        self.store, self.actor, self.bots, self.tasks = store, actor, bots, tasks
+        self.settings = settings
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        """The armed task of each match: a bot's turn or a clock."""
+        self._sweeper: asyncio.Task[None] | None = None
+        self._closing = False
+
+    def schedule(self, live: Live) -> None:
+        """Arm what acts next without a person: a bot, auto-play, or the clock."""
+        previous = self._tasks.pop(live.match_id, None)
+        if previous is not None and previous is not asyncio.current_task():
+            previous.cancel()
+        if self._closing or live.finished:
+            return
+        who = decider(live.state)
+        if who is None:
+            return
+        if is_bot_seat(live.room, who) or live.state.autoplay[who]:
+            work, label = self.bots.turn(live, who), f"bot turn in {live.match_id}"
+        elif live.deadline is not None and live.deadline_version == live.state.version:
+            work, label = self._expire(live, who, live.deadline), f"clock of {live.match_id}"
+        else:
+            return
+        self._tasks[live.match_id] = self.tasks.spawn(work, label)
+
+    async def _expire(self, live: Live, player: Player, at: float) -> None:
+        """At ``at``, time ``player`` out with the fallback action, if the match is still
+        where it was."""
+        version = live.state.version
+        await self.tasks.sleep_until(at)
+        fallback = await self.bots.timeout_fallback(live, player)
+        try:
+            await self.actor.act(
+                live.match_id,
+                None,
+                lambda state: Timeout(player, fallback),
+                expect_version=version,
+            )
+        except RoomError as refused:  # pragma: no cover - the fallback is a legal action
+            log.error("timeout refused in %s: %s", live.match_id, refused)
+
+    def start_sweeping(self) -> None:
+        self._sweeper = self.tasks.spawn(self._sweep_forever(), "sweeper")
+
+    async def _sweep_forever(self) -> None:
+        """Now and then, act on clocks that ran out with nobody to act on them."""
+        interval = self.settings.sweep_seconds
+        while not self._closing:
+            await self.tasks.sleep_until(self.actor.clock.now() + interval)
+            try:
+                await self.sweep()
+            except Exception:  # pragma: no cover - a failed sweep must not stop later ones
+                log.exception("sweeping overdue clocks failed")
+
+    async def sweep(self) -> int:
+        """Re-arm every clock overdue by more than the grace period; returns how many."""
+        grace = self.settings.sweep_seconds
+        armed = 0
+        for row in await self.store.overdue(self.actor.clock.now() - grace):
+            task = self._tasks.get(row.id)
+            if task is not None and not task.done():
+                continue
+            live = await self.actor.load(row.id, fresh=True)
+            self.schedule(live)
+            armed += 1
+        return armed
+
+    async def stop(self) -> None:
+        self._closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sweeper
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task

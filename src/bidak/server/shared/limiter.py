@@ -1,0 +1,246 @@
+"""Limits that hold across processes: token buckets in memory, or in Redis with a Redis bus.
+
+One site may run as several processes (``--workers N``, several hosts). A limit counted in each
+process's memory lets N processes allow N times as much, so with a Redis bus every bucket lives
+in Redis: one Lua script refills and takes atomically, and every key it writes expires once the
+bucket would be full again (a full bucket carries nothing worth keeping). The time is the
+server's injected clock, passed to the script, so tests move time instead of sleeping.
+
+If Redis cannot be reached, a limit lets the act through (and logs why): refusing every new
+player and every room while Redis restarts would hurt the site more than a minute without
+limits. The bus itself needs Redis, so such an outage is seen at once.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from bidak.server.shared.limits import Buckets
+
+if TYPE_CHECKING:
+    from bidak.server.shared.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One limit: ``rate`` acts a second on average per key, in bursts of up to ``burst``."""
+
+    name: str
+    rate: float
+    burst: float
+
+    @classmethod
+    def per_minute(cls, name: str, count: float) -> Rule:
+        """``count`` acts a minute, in bursts of as many."""
+        return cls(name, count / 60, count)
+
+    @property
+    def refill_seconds(self) -> float:
+        """How long an empty bucket takes to fill again."""
+        return self.burst / self.rate
+
+
+class Limiter(Protocol):
+    async def take(self, rule: Rule, key: str, now: float, cost: float = 1.0) -> float:
+        """Take ``cost`` tokens from ``key``'s bucket under ``rule``: 0.0 if they were there
+        (the act may go ahead), else the seconds until they will be."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class MemoryLimiter:
+    """This process's memory: right for one process (the default, with the in-process bus)."""
+
+    def __init__(self, size: int = 100_000) -> None:
+        self._size = size
+        self._rules: dict[Rule, Buckets] = {}
+
+    async def take(self, rule: Rule, key: str, now: float, cost: float = 1.0) -> float:
+        buckets = self._rules.get(rule)
+        if buckets is None:
+            buckets = self._rules[rule] = Buckets(rule.rate, rule.burst, self._size)
+        return buckets.take(key, now, cost)
+
+    async def close(self) -> None:
+        self._rules.clear()
+
+
+# KEYS[1]: the bucket (a hash: t = tokens, at = when they were counted).
+# ARGV: rate, burst, now, cost, seconds the key is kept. Returns the wait, as text (Redis turns
+# a Lua number into an integer).
+TAKE = """
+local rate = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local now = tonumber(ARGV[3])
+local cost = tonumber(ARGV[4])
+local kept = tonumber(ARGV[5])
+local state = redis.call('HMGET', KEYS[1], 't', 'at')
+local tokens = tonumber(state[1])
+local at = tonumber(state[2])
+if tokens == nil or at == nil then
+  tokens = burst
+  at = now
+end
+if now > at then
+  tokens = math.min(burst, tokens + (now - at) * rate)
+  at = now
+end
+local wait = 0
+if tokens >= cost then
+  tokens = tokens - cost
+else
+  wait = (cost - tokens) / rate
+end
+redis.call('HSET', KEYS[1], 't', string.format('%.6f', tokens), 'at', string.format('%.6f', at))
+redis.call('EXPIRE', KEYS[1], kept)
+return string.format('%.6f', wait)
+"""
+
+FAILURE_LOG_SECONDS = 60.0
+"""At most one warning this often while Redis cannot be reached."""
+REDIS_CONNECTIONS = 16
+"""Connections a process counts limits on at once (a count takes a fraction of a millisecond);
+more wait for one, up to :data:`REDIS_WAIT`."""
+REDIS_WAIT = 2.0
+
+
+def redis_client(url: str, name: str | None, decode: bool = False) -> Any:
+    """A Redis client on a bounded pool: a burst of requests waits for a connection instead of
+    opening hundreds (and past :data:`REDIS_WAIT` seconds the caller lets the act through)."""
+    import redis.asyncio as redis
+
+    pool = redis.BlockingConnectionPool.from_url(
+        url,
+        max_connections=REDIS_CONNECTIONS,
+        timeout=REDIS_WAIT,
+        client_name=name,
+        socket_timeout=REDIS_WAIT,
+        decode_responses=decode,
+    )
+    return redis.Redis.from_pool(pool)
+
+
+class RedisLimiter:
+    """Buckets in Redis, shared by every process of the site.
+
+    Keys: ``{prefix}limit:{rule}:{key}``."""
+
+    def __init__(self, url: str, prefix: str = "bidak:", name: str | None = None) -> None:
+        self._redis: Any = redis_client(url, name)
+        self._take: Any = self._redis.register_script(TAKE)
+        self.prefix = prefix
+        self._warned = -math.inf
+
+    def key(self, rule: Rule, key: str) -> str:
+        return f"{self.prefix}limit:{rule.name}:{key}"
+
+    async def take(self, rule: Rule, key: str, now: float, cost: float = 1.0) -> float:
+        kept = math.ceil(rule.refill_seconds) + 1
+        args = [repr(rule.rate), repr(rule.burst), repr(now), repr(cost), kept]
+        try:
+            wait = await self._take(keys=[self.key(rule, key)], args=args)
+        except Exception as failed:
+            self._warn(failed)
+            return 0.0
+        return float(wait)
+
+    def _warn(self, failed: Exception) -> None:
+        now = time.monotonic()
+        if now - self._warned >= FAILURE_LOG_SECONDS:
+            self._warned = now
+            log.warning("limits are not counted: Redis did not answer (%s)", failed)
+
+    async def close(self) -> None:
+        await self._redis.aclose()
+
+
+def limiter_for(bus_url: str, prefix: str, name: str | None = None) -> Limiter:
+    """Redis when the site's bus is Redis (several processes), else this process's memory."""
+    from bidak.server.shared.bus import REDIS_SCHEMES
+
+    if bus_url.startswith(REDIS_SCHEMES):
+        return RedisLimiter(bus_url, prefix, name)
+    return MemoryLimiter()
+
+
+MESSAGE_LEASE = 10
+"""WebSocket messages a connection takes from its player's shared bucket at a time: one trip
+to Redis per ten messages instead of one per message (see :class:`MessageAllowance`)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The site's limits, on one limiter."""
+
+    limiter: Limiter
+    guests: Rule
+    """New guests, by client address."""
+    rooms: Rule
+    """New rooms, by player."""
+    hints: Rule
+    """Engine hints, by player."""
+    reviews: Rule
+    """Match reviews the engine must work out (kept ones are free), by player."""
+    messages: Rule
+    """WebSocket messages, by player over all their connections and processes."""
+    talk: Rule = Rule("talk", 1 / 3, 1)
+    """Table talk phrases, by player: one every 3 seconds."""
+    email_address: Rule = Rule("email_address", 3 / 3600, 3)
+    """Letters with a one-time link, by address: 3 an hour."""
+    email_client: Rule = Rule("email_client", 10 / 3600, 10)
+    """Letters with a one-time link, by client address: 10 an hour."""
+
+    @classmethod
+    def from_settings(cls, settings: Settings, limiter: Limiter) -> Limits:
+        return cls(
+            limiter,
+            guests=Rule.per_minute("guests", settings.guests_per_minute),
+            rooms=Rule.per_minute("rooms", settings.rooms_per_minute),
+            hints=Rule.per_minute("hints", settings.hints_per_minute),
+            reviews=Rule.per_minute("reviews", settings.reviews_per_minute),
+            messages=Rule("messages", settings.player_rate_per_second, settings.player_rate_burst),
+        )
+
+    async def wait(self, rule: Rule, key: str, now: float, cost: float = 1.0) -> float:
+        """0.0 if ``key`` may act now under ``rule``, else the seconds until it may."""
+        return await self.limiter.take(rule, key, now, cost)
+
+
+class MessageAllowance:
+    """One connection's share of its player's message bucket, taken ``lease`` at a time.
+
+    Every message passes through here, so the shared bucket (in Redis, with several processes)
+    is asked only once per ``lease`` messages; a refusal is remembered locally until its wait is
+    over. A player's connections can together run ahead of the bucket by at most ``lease``
+    messages each.
+    """
+
+    __slots__ = ("_blocked_until", "_key", "_lease", "_left", "_limits")
+
+    def __init__(self, limits: Limits, key: str, lease: int = MESSAGE_LEASE) -> None:
+        self._limits, self._key = limits, key
+        self._lease = max(1, min(lease, int(limits.messages.burst)))
+        self._left = 0
+        self._blocked_until = -math.inf
+
+    async def take(self, now: float) -> float:
+        """0.0 if one more message may go, else the seconds until one may."""
+        if self._left > 0:
+            self._left -= 1
+            return 0.0
+        if now < self._blocked_until:
+            return self._blocked_until - now
+        rule = self._limits.messages
+        wait = await self._limits.wait(rule, self._key, now, self._lease)
+        if wait > 0:
+            self._blocked_until = now + wait
+            return wait
+        self._left = self._lease - 1
+        return 0.0

@@ -1,0 +1,208 @@
+"""Server settings from the environment (``BIDAK_*``), with defaults that need no configuration."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+from urllib.parse import unquote, urlsplit
+
+import platformdirs
+from pydantic import Field, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_SECRET = "change-me-dev-secret"
+MIN_DISTINCT = 12
+"""Different characters a production secret has at least: 32 random URL-safe characters have
+about 24, while "aaaa..." or "1234567890" repeated are not secrets."""
+
+
+def default_database_url() -> str:
+    folder = Path(platformdirs.user_data_dir("bidak", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite+aiosqlite:///{folder / 'bidak.sqlite3'}"
+
+
+class Settings(BaseSettings):
+    """Everything the server can be told. ``production`` refuses the default secret."""
+
+    model_config = SettingsConfigDict(env_prefix="BIDAK_", extra="ignore", env_parse_none_str="off")
+
+    environment: Literal["development", "production", "test"] = "development"
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=1, le=65535)
+    database_url: str = Field(default_factory=default_database_url)
+    bus_url: str = "memory://"
+    secret_key: str = DEFAULT_SECRET
+    """Signs the short-lived tokens of :mod:`bidak.server.accounts.tokens`; changing it makes the
+    tokens already sent invalid (sessions are not affected)."""
+    public_url: str = ""
+    """The address players use (https://your.site): invite links, and the one origin whose
+    pages may change anything (see :mod:`bidak.server.shared.security`); empty: each request's
+    own."""
+    checkin_tz: str = "Asia/Jakarta"
+    """The time zone whose calendar days the daily check-in counts (the first players')."""
+    smtp_url: str = ""
+    """The mail server for sign-in links: ``smtp://user:password@host:587`` (STARTTLS when
+    offered) or ``smtps://...:465``; empty: letters go to the server log (development only)."""
+    mail_from: str = "Bidak <no-reply@localhost>"
+    """The sender of the site's letters."""
+    secure_cookies: bool = False
+    """Mark cookies Secure on every response. Without it they are Secure when the request came
+    over HTTPS, as uvicorn sees it (directly, or from a trusted proxy's X-Forwarded-Proto)."""
+    bot_delay: float = Field(default=0.6, ge=0.0, le=10.0)
+    """Seconds a bot waits before acting, so people can follow."""
+    bot_budget: float = Field(default=3.0, gt=0.0, le=60.0)
+    """Seconds a bot may think before it falls back to a quick answer."""
+    max_message_bytes: int = Field(default=4096, ge=256, le=1_048_576)
+    ws_deflate: bool = False
+    """Compress WebSocket messages (permessage-deflate) when the browser offers it. Off by
+    default: it costs server time for small messages (``docs/performance.md``)."""
+    rate_per_second: float = Field(default=20.0, gt=0.0)
+    rate_burst: int = Field(default=40, ge=1)
+    guests_per_minute: float = Field(default=30.0, gt=0.0)
+    """New guests one client address may create a minute, in bursts of as many (a whole
+    school or a mobile network's shared address makes its first visits within that)."""
+    rooms_per_minute: float = Field(default=12.0, gt=0.0)
+    """Rooms one player may create a minute, in bursts of as many."""
+    hints_per_minute: float = Field(default=30.0, gt=0.0)
+    """Engine hints one player may ask for a minute, in bursts of as many (a person asks at
+    most once a decision, a few a minute)."""
+    reviews_per_minute: float = Field(default=6.0, gt=0.0)
+    """Match reviews one player may have the engine work out a minute (a review kept from
+    before costs nothing and is not counted)."""
+    player_rate_per_second: float = Field(default=30.0, gt=0.0)
+    """WebSocket messages a second one player may send over all their connections."""
+    player_rate_burst: int = Field(default=60, ge=1)
+    """Messages one player may send at once over all their connections."""
+    sockets_per_session: int = Field(default=8, ge=1, le=1000)
+    """WebSockets one browser session may hold open; opening one more closes its oldest."""
+    redis_prefix: str = Field(default="bidak:", max_length=64)
+    """What every Redis key of this site begins with (limits and open sockets), so several
+    sites, or test runs, can share one Redis."""
+    hint_workers: int = Field(default=1, ge=1, le=64)
+    """Threads for the engine's hints (the bots and the reviews have their own)."""
+    review_workers: int = Field(default=1, ge=1, le=64)
+    """Threads for match reviews, which take seconds to minutes each."""
+    analysis_waiting: int = Field(default=4, ge=0, le=1000)
+    """Hints, and reviews, that may wait for a thread; more are refused with 503 at once."""
+    instance_id: str = ""
+    """A name for this process in logs (several processes may share a database and a bus)."""
+    sweep_seconds: float = Field(default=5.0, gt=0.0, le=600.0)
+    """How often a process looks for clocks that ran out where no process acted (a process
+    died), and how late such a clock must be before another process acts on it."""
+    gc_freeze_seconds: float | None = Field(default=1.0, gt=0.0, le=3600.0)
+    """How often what is alive is frozen out of Python's cyclic collector, which otherwise
+    stalls every table under load (:mod:`bidak.server.shared.collector`, ``docs/performance.md``);
+    None (``BIDAK_GC_FREEZE_SECONDS=off``) keeps the interpreter's own collector."""
+
+    @field_validator("database_url")
+    @classmethod
+    def _known_database(cls, url: str) -> str:
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError
+
+        try:
+            backend = make_url(url).get_backend_name()
+        except ArgumentError:
+            backend = ""
+        if backend not in ("sqlite", "postgresql"):
+            raise ValueError(
+                f"BIDAK_DATABASE_URL {url!r} is not a database Bidak can use: give"
+                " sqlite:///path/to/file.sqlite3 or postgresql://user@host:port/database"
+            )
+        return url
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_origin(cls, url: str) -> str:
+        from bidak.server.shared.security import origin_of
+
+        if url.strip():
+            try:
+                origin_of(url)
+            except ValueError as error:
+                raise ValueError(f"BIDAK_PUBLIC_URL: {error}") from None
+        return url.strip()
+
+    @field_validator("bus_url")
+    @classmethod
+    def _known_bus(cls, url: str) -> str:
+        from bidak.server.shared.bus import SCHEMES
+
+        if not url.startswith(SCHEMES):
+            raise ValueError(
+                f"BIDAK_BUS_URL {url!r} is not a bus Bidak can use: give memory:// or"
+                " redis://host:port/db"
+            )
+        return url
+
+    @field_validator("checkin_tz")
+    @classmethod
+    def _known_zone(cls, zone: str) -> str:
+        from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+        try:
+            ZoneInfo(zone)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(
+                f"BIDAK_CHECKIN_TZ {zone!r} is not a time zone: give one such as Asia/Jakarta"
+            ) from None
+        return zone
+
+    @field_validator("smtp_url")
+    @classmethod
+    def _known_smtp(cls, url: str) -> str:
+        if url:
+            SmtpConfig.from_url(url)  # raises ValueError saying what is wrong
+        return url
+
+    @model_validator(mode="after")
+    def _refuse_default_secret_in_production(self) -> Settings:
+        secret = self.secret_key
+        if self.environment == "production" and (
+            DEFAULT_SECRET in secret or len(secret) < 32 or len(set(secret)) < MIN_DISTINCT
+        ):
+            raise ValueError(
+                "BIDAK_SECRET_KEY must be set to a random value of at least 32 characters"
+                " in production (for example: python3 -c 'import secrets;"
+                " print(secrets.token_urlsafe(32))')"
+            )
+        return self
+
+
+@dataclass(frozen=True)
+class SmtpConfig:
+    host: str
+    port: int
+    implicit_tls: bool
+    username: str | None
+    password: str | None
+
+    @classmethod
+    def from_url(cls, url: str) -> SmtpConfig:
+        """Read ``smtp://`` or ``smtps://`` URLs; anything else is a ValueError saying why."""
+        parts = urlsplit(url)
+        if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
+            raise ValueError(
+                "BIDAK_SMTP_URL must look like smtp://user:password@host:587 or"
+                " smtps://user:password@host:465"
+            )
+        implicit = parts.scheme == "smtps"
+        try:
+            port = parts.port or (465 if implicit else 587)
+        except ValueError:
+            raise ValueError("BIDAK_SMTP_URL has a port that is not a number") from None
+        return cls(
+            host=parts.hostname,
+            port=port,
+            implicit_tls=implicit,
+            username=unquote(parts.username) if parts.username else None,
+            password=unquote(parts.password) if parts.password is not None else None,
+        )
+
+    def safe(self) -> str:
+        """The server's address for logs, without the password."""
+        scheme = "smtps" if self.implicit_tls else "smtp"
+        user = f"{self.username}@" if self.username else ""
+        return f"{scheme}://{user}{self.host}:{self.port}"

@@ -1,0 +1,268 @@
+"""The database handle: an async SQLAlchemy engine, its sessions, and migrations at start."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+import orjson
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event, make_url, text
+from sqlalchemy.engine import Connection, RootTransaction
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+from bidak.server.shared.store.turns import Turns
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+MIGRATION_LOCK = 0x62696461  # "bida": the advisory lock key Bidak's migrations hold
+LOCK_WAIT = 5.0
+"""Seconds a direct SQLite write waits, in all, for another connection's write lock."""
+
+CHECKPOINT_SECONDS = 2.0
+"""How often the write-ahead log is copied into a SQLite database."""
+
+T = TypeVar("T")
+
+
+def _json_text(value: object) -> str:
+    return orjson.dumps(value).decode()
+
+
+JSON_CODEC: dict[str, Any] = {"json_serializer": _json_text, "json_deserializer": orjson.loads}
+"""JSON columns (every match's state and events) read and written with orjson."""
+
+log = logging.getLogger(__name__)
+
+
+class KeyTaken(Exception):
+    """A write lost a race on a unique key (a twin request stored the same idempotency key
+    first) and was rolled back whole (:meth:`Database.write_keyed`)."""
+
+
+def async_url(url: str) -> str:
+    """Pick the async driver for a plain URL: ``sqlite://`` -> aiosqlite, ``postgresql://`` ->
+    asyncpg. A URL that already names a driver is kept."""
+    for plain, driver in (
+        ("sqlite://", "sqlite+aiosqlite://"),
+        ("postgresql://", "postgresql+asyncpg://"),
+        ("postgres://", "postgresql+asyncpg://"),
+    ):
+        if url.startswith(plain):
+            return driver + url[len(plain) :]
+    return url
+
+
+class Database:
+    """The database at ``url`` (SQLite or PostgreSQL): every transaction of the server is
+    :meth:`write` or :meth:`read` (Core statements on a connection) or, for reads of whole
+    rows, :meth:`session`."""
+
+    def __init__(self, url: str) -> None:
+        self.url = async_url(url)
+        self.is_sqlite = self.url.startswith("sqlite")
+        options: dict[str, object] = dict(JSON_CODEC)
+        if not self.is_sqlite:
+            options.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
+        self.engine: AsyncEngine = create_async_engine(self.url, **options)
+        if self.is_sqlite:
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self.direct = _direct_engine(self.url)
+        self._committer = ThreadPoolExecutor(1, thread_name_prefix="bidak-commit")
+        self._checkpoints: asyncio.Task[None] | None = None
+        self._writer = Turns()  # the direct engine has one connection: one writer
+
+    async def write(self, work: Callable[[Connection], T], *, urgent: bool = False) -> T:
+        """Run ``work`` in one transaction and commit; returns what it returned. If ``work``
+        raises, the transaction is rolled back and the exception goes to the caller.
+
+        For a SQLite file the statements run right here, on the event loop's thread, through a
+        connection of its own; only the commit, which waits for the disk, runs on a thread. That
+        connection never sleeps in SQLite's busy handler: if another connection holds the write
+        lock, the transaction is rolled back and ``work`` runs again after an asynchronous pause (up
+        to :data:`LOCK_WAIT` seconds in all), so ``work`` may run more than once and must have no
+        effect outside the transaction. Writes take turns on that connection, ``urgent`` ones (the
+        game's moves) first (:mod:`bidak.server.shared.store.turns`). Other databases run ``work``
+        through the async engine. Every write of the server comes here, so a SQLite file has one
+        writer in the process. Why: ``docs/performance.md``, "SQLite writes".
+        """
+        if self.direct is None:
+            async with self.engine.begin() as connection:
+                return await connection.run_sync(work)
+        await self._writer.acquire(urgent)
+        try:
+            return await self._write_direct(self.direct, work)
+        finally:
+            self._writer.release()
+
+    async def write_keyed(self, work: Callable[[Connection], T], *, urgent: bool = False) -> T:
+        """:meth:`write`, for a transaction that stores a unique idempotency key: when another
+        transaction stored a row with the same unique value first, this one is rolled back
+        whole and :class:`KeyTaken` is raised. The caller then answers with what the first one
+        stored (reading it, or running ``work`` again, which finds it)."""
+        try:
+            return await self.write(work, urgent=urgent)
+        except IntegrityError as taken:
+            raise KeyTaken(str(taken.orig)) from taken
+
+    async def _write_direct(self, direct: Engine, work: Callable[[Connection], T]) -> T:
+        pause, give_up = 0.001, time.monotonic() + LOCK_WAIT
+        while True:
+            try:
+                with direct.connect() as connection:
+                    transaction = connection.begin()
+                    try:
+                        result = work(connection)
+                    except BaseException:
+                        transaction.rollback()
+                        raise
+                    await self._commit(transaction)
+                    return result
+            except OperationalError as failed:
+                busy = getattr(failed.orig, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY
+                if not busy or time.monotonic() > give_up:
+                    raise
+            await asyncio.sleep(pause)
+            pause = min(2 * pause, 0.02)
+
+    async def _commit(self, transaction: RootTransaction) -> None:
+        """Commit on the committing thread; the loop goes on meanwhile."""
+        done = self._committer.submit(transaction.commit)
+        try:
+            await asyncio.wrap_future(done)
+        except asyncio.CancelledError:
+            done.result()  # the connection must not be handed back mid-commit
+            raise
+
+    async def migrate(self, revision: str = "head") -> None:
+        """Bring the schema up to date (Alembic ``upgrade head``; tests name an older
+        ``revision`` to store what an older version stored).
+
+        On PostgreSQL a transaction-level advisory lock makes servers that start together
+        migrate one after the other; the later ones then find the schema up to date.
+        """
+        async with self.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                await connection.execute(
+                    text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK}
+                )
+            await connection.run_sync(_upgrade, revision)
+
+    async def ping(self) -> None:
+        """Run ``SELECT 1`` on a connection of the pool: raises what the driver raises when
+        the database cannot be reached or refuses the login."""
+        async with self.engine.connect() as connection:
+            await connection.execute(text("SELECT 1"))
+
+    async def read(self, work: Callable[[Connection], T]) -> T:
+        """Run ``work`` (Core statements on a connection) for reading, outside any write."""
+        async with self.engine.connect() as connection:
+            return await connection.run_sync(work)
+
+    @asynccontextmanager
+    async def session(self) -> AsyncIterator[AsyncSession]:
+        """An ORM session for reading rows (its objects stay usable after it closes); writes
+        go through :meth:`write`."""
+        async with self.sessions() as session:
+            yield session
+
+    def start_checkpoints(self, every: float = CHECKPOINT_SECONDS) -> None:
+        """For SQLite, copy the write-ahead log into the database now and then, off the loop,
+        until :meth:`close`.
+
+        The direct connection does not checkpoint by itself (a checkpoint copies pages and
+        syncs the file, which would stall the event loop); this task does it through the
+        async engine, whose driver runs it on a thread of its own.
+        """
+        if self.direct is not None and self._checkpoints is None:
+            self._checkpoints = asyncio.create_task(self._checkpoint_forever(every))
+
+    async def _checkpoint_forever(self, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                async with self.engine.connect() as connection:
+                    await connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            except Exception:  # pragma: no cover - the next one tries again
+                log.warning("WAL checkpoint failed", exc_info=True)
+
+    async def close(self) -> None:
+        """Stop the checkpoints, wait for a commit in flight and close every connection."""
+        task, self._checkpoints = self._checkpoints, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._committer.shutdown(wait=True)
+        if self.direct is not None:
+            self.direct.dispose()
+        await self.engine.dispose()
+
+
+def open_sqlite_file(path: str) -> None:
+    """Open (or create) the SQLite file at ``path`` and run one statement on it, as the server
+    will; raises :class:`sqlite3.Error`. (The standard library's driver: a failed aiosqlite
+    connect leaves its thread behind.)"""
+    connection = sqlite3.connect(path)
+    try:
+        connection.execute("SELECT 1")
+    finally:
+        connection.close()
+
+
+def _upgrade(connection: Connection, revision: str = "head") -> None:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    command.upgrade(config, revision)
+
+
+def _direct_engine(url: str) -> Engine | None:
+    """A synchronous engine on the same SQLite file (None for other databases and for an
+    in-memory SQLite, which another connection would not see)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    engine = create_engine(
+        parsed.set(drivername="sqlite"),
+        pool_size=1,
+        max_overflow=0,
+        **JSON_CODEC,
+        # Used by one task at a time, but its commits are made on the committing thread.
+        connect_args={"check_same_thread": False},
+    )
+    event.listen(engine, "connect", _direct_pragmas)
+    return engine
+
+
+def _direct_pragmas(dbapi_connection: object, record: object) -> None:
+    _sqlite_pragmas(dbapi_connection, record)
+    cursor = dbapi_connection.cursor()  # type: ignore[attr-defined]
+    cursor.execute("PRAGMA busy_timeout=0")  # never sleep on the event loop's thread
+    cursor.execute("PRAGMA wal_autocheckpoint=0")  # see Database.start_checkpoints
+    cursor.close()
+
+
+def _sqlite_pragmas(dbapi_connection: object, _record: object) -> None:
+    """WAL keeps readers off the writer's back; synchronous=FULL makes every commit durable."""
+    cursor = dbapi_connection.cursor()  # type: ignore[attr-defined]
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()

@@ -23,7 +23,7 @@ from bidak.server.bus import Bus
 from bidak.server.clocks import Clock
 from bidak.server.matchmaking import queries
 from bidak.server.rooms.service import RoomService
-from bidak.server.store.db import Database
+from bidak.server.store.db import Database, StorageError
 from bidak.server.wire.messages import (
     QuickMessage,
     quick_left,
@@ -150,6 +150,8 @@ class QuickMatch:
             await self.clock.sleep_until(self.clock.now() + PAIR_SECONDS)
             try:
                 await self.pair_now()
+            except StorageError as failed:  # the database went away: the next pass tries again
+                log.warning("quick match pairing failed: %s", failed)
             except Exception:  # pragma: no cover - the next pass tries again
                 log.exception("quick match pairing failed")
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -17,8 +18,9 @@ import orjson
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, make_url, text
-from sqlalchemy.engine import Connection, RootTransaction
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.engine import Connection, ExceptionContext, RootTransaction
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -54,6 +56,26 @@ class KeyTaken(Exception):
     first) and was rolled back whole (:meth:`Database.write_keyed`)."""
 
 
+class StorageError(Exception):
+    """The database did not answer or failed mid-transaction (it went away, a connection was
+    killed, a SQLite file stayed locked): the transaction was rolled back, or, when the
+    failure came during its commit, may have been committed. The caller may try again; a
+    write whose outcome matters reads the store to find out."""
+
+
+@contextlib.contextmanager
+def _as_storage_errors() -> Iterator[None]:
+    """Raise the database's failures as :class:`StorageError` (a unique key taken stays an
+    ``IntegrityError``: it is an answer, not a failure). A driver raises some without
+    SQLAlchemy's wrapping: a refused connection, a timeout, the pool's wait."""
+    try:
+        yield
+    except IntegrityError:
+        raise
+    except (DBAPIError, OSError, TimeoutError, PoolTimeout) as failed:
+        raise StorageError(f"{type(failed).__name__}: {failed}") from failed
+
+
 def async_url(url: str) -> str:
     """Pick the async driver for a plain URL: ``sqlite://`` -> aiosqlite, ``postgresql://`` ->
     asyncpg. A URL that already names a driver is kept."""
@@ -81,6 +103,8 @@ class Database:
         self.engine: AsyncEngine = create_async_engine(self.url, **options)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        else:
+            event.listen(self.engine.sync_engine, "handle_error", _count_as_disconnect)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self.direct = _direct_engine(self.url)
         self._committer = ThreadPoolExecutor(1, thread_name_prefix="bidak-commit")
@@ -100,15 +124,18 @@ class Database:
         game's moves) first (:mod:`bidak.server.store.turns`). Other databases run ``work`` through
         the async engine. Every write of the server comes here, so a SQLite file has one writer in
         the process. Why: ``docs/performance.md``, "SQLite writes".
+
+        The database's failures are raised as :class:`StorageError`.
         """
-        if self.direct is None:
-            async with self.engine.begin() as connection:
-                return await connection.run_sync(work)
-        await self._writer.acquire(urgent)
-        try:
-            return await self._write_direct(self.direct, work)
-        finally:
-            self._writer.release()
+        with _as_storage_errors():
+            if self.direct is None:
+                async with self.engine.begin() as connection:
+                    return await connection.run_sync(work)
+            await self._writer.acquire(urgent)
+            try:
+                return await self._write_direct(self.direct, work)
+            finally:
+                self._writer.release()
 
     async def write_keyed(self, work: Callable[[Connection], T], *, urgent: bool = False) -> T:
         """:meth:`write`, for a transaction that stores a unique idempotency key: when another
@@ -170,16 +197,19 @@ class Database:
             await connection.execute(text("SELECT 1"))
 
     async def read(self, work: Callable[[Connection], T]) -> T:
-        """Run ``work`` (Core statements on a connection) for reading, outside any write."""
-        async with self.engine.connect() as connection:
-            return await connection.run_sync(work)
+        """Run ``work`` (Core statements on a connection) for reading, outside any write; the
+        database's failures are raised as :class:`StorageError`."""
+        with _as_storage_errors():
+            async with self.engine.connect() as connection:
+                return await connection.run_sync(work)
 
     @asynccontextmanager
     async def session(self) -> AsyncIterator[AsyncSession]:
         """An ORM session for reading rows (its objects stay usable after it closes); writes
-        go through :meth:`write`."""
-        async with self.sessions() as session:
-            yield session
+        go through :meth:`write`. The database's failures are raised as :class:`StorageError`."""
+        with _as_storage_errors():
+            async with self.sessions() as session:
+                yield session
 
     def start_checkpoints(self, every: float = CHECKPOINT_SECONDS) -> None:
         """For SQLite, copy the write-ahead log into the database now and then, off the loop,
@@ -212,6 +242,25 @@ class Database:
         if self.direct is not None:
             self.direct.dispose()
         await self.engine.dispose()
+
+
+BUSY_CONNECTION = re.compile(r"cannot switch to state \d+; another operation .*is in progress")
+"""What asyncpg says when a statement comes to a connection still busy with something else."""
+
+
+def _count_as_disconnect(context: ExceptionContext) -> None:
+    """Have SQLAlchemy throw away (not pool again) a connection asyncpg calls busy.
+
+    A connection the server terminated while it sat in the pool (``pg_terminate_backend``, a
+    restart) has the server's last error waiting on it; asyncpg then refuses the next statement
+    with "cannot switch to state N; another operation (2) is in progress", which SQLAlchemy
+    does not count as a lost connection: the pool would keep it and hand it out again and
+    again. Counting it as one invalidates it (and the pool's other connections, which the same
+    restart or burst of kills has most likely ended too); found by the pool's ping when a
+    connection is checked out, it is replaced before any transaction sees it. See
+    ``docs/operating.md``, "What happens when Redis or PostgreSQL goes away"."""
+    if BUSY_CONNECTION.search(str(context.original_exception)):
+        context.is_disconnect = True
 
 
 def open_sqlite_file(path: str) -> None:

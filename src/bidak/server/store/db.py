@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -18,7 +17,7 @@ import orjson
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, make_url, text
-from sqlalchemy.engine import Connection, ExceptionContext, RootTransaction
+from sqlalchemy.engine import Connection, RootTransaction
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import (
@@ -103,8 +102,6 @@ class Database:
         self.engine: AsyncEngine = create_async_engine(self.url, **options)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
-        else:
-            event.listen(self.engine.sync_engine, "handle_error", _count_as_disconnect)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self.direct = _direct_engine(self.url)
         self._committer = ThreadPoolExecutor(1, thread_name_prefix="bidak-commit")
@@ -242,25 +239,6 @@ class Database:
         if self.direct is not None:
             self.direct.dispose()
         await self.engine.dispose()
-
-
-BUSY_CONNECTION = re.compile(r"cannot switch to state \d+; another operation .*is in progress")
-"""What asyncpg says when a statement comes to a connection still busy with something else."""
-
-
-def _count_as_disconnect(context: ExceptionContext) -> None:
-    """Have SQLAlchemy throw away (not pool again) a connection asyncpg calls busy.
-
-    A connection the server terminated while it sat in the pool (``pg_terminate_backend``, a
-    restart) has the server's last error waiting on it; asyncpg then refuses the next statement
-    with "cannot switch to state N; another operation (2) is in progress", which SQLAlchemy
-    does not count as a lost connection: the pool would keep it and hand it out again and
-    again. Counting it as one invalidates it (and the pool's other connections, which the same
-    restart or burst of kills has most likely ended too); found by the pool's ping when a
-    connection is checked out, it is replaced before any transaction sees it. See
-    ``docs/operating.md``, "What happens when Redis or PostgreSQL goes away"."""
-    if BUSY_CONNECTION.search(str(context.original_exception)):
-        context.is_disconnect = True
 
 
 def open_sqlite_file(path: str) -> None:

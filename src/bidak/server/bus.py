@@ -126,7 +126,7 @@ PUBLISH_WAIT = 10.0
 """Seconds a publish may wait for a free connection before it fails."""
 CONNECT_TIMEOUT = 2.0
 """Seconds a connection to Redis may take to open (a host that drops packets fails by then)."""
-BACKOFF_FIRST, BACKOFF_CAP = 0.05, 2.0
+BACKOFF_FIRST, BACKOFF_CAP = 0.05, 0.5
 """Seconds before the subscriber connection is tried again after a loss: the first wait, and
 the most it doubles to (each wait is drawn between half and all of it)."""
 CONFIRM_WAIT = 2.0
@@ -134,6 +134,8 @@ CONFIRM_WAIT = 2.0
 later resynchronisation covers whatever it missed)."""
 HEARTBEAT_SECONDS = 2.0
 """How often a process publishes a heartbeat it expects to hear on its own subscriber."""
+HEARD_WITHIN = 3
+"""Heartbeat periods a heartbeat may take to be heard (a loaded process, a full collection)."""
 UNSENT_KEPT = 10_000
 """Channels whose last failed message is kept to publish again when Redis is back."""
 AGAIN = "bus_from"
@@ -376,7 +378,7 @@ class RedisBus(_Hub):
             self._hearing.clear()
             try:
                 await self._redis.publish(self._alive, str(sent))
-                deadline = asyncio.get_running_loop().time() + self._heartbeat
+                deadline = asyncio.get_running_loop().time() + HEARD_WITHIN * self._heartbeat
                 while self._heard < sent:
                     left = deadline - asyncio.get_running_loop().time()
                     await asyncio.wait_for(self._hearing.wait(), max(left, 0.0))

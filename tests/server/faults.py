@@ -77,6 +77,10 @@ class Report:
     figures: dict[str, Any] = field(default_factory=dict)
 
 
+KILLED_AT: list[float] = []
+"""When the run killed a process (``time.time()``)."""
+
+
 class Kills:
     """How many times each server address was killed (a socket of a killed process may drop
     without a close frame)."""
@@ -102,8 +106,10 @@ class Browser:
         self.shown: list[tuple[int, dict[str, Any]]] = []
         self.shown_at: list[float] = []
         self.errors: list[str] = []
-        self.closes: list[tuple[str, int | None, bool]] = []
-        """Each close: the address, its code (None: no close frame), whether a kill explains it."""
+        self.closes: list[tuple[str, int | None, bool, float]] = []
+        """Each close: the address, its code (None: no close frame), whether a kill explains it,
+        when (``time.time()``)."""
+        self.planned = False
         self.deadline: dict[str, Any] | None = None
         self.stall_at: int | None = None
         """The decision at which this player lets the clock run out (None: never)."""
@@ -142,7 +148,8 @@ class Browser:
                 return await self._connected(base)
             except websockets.ConnectionClosed as closed:
                 code = closed.rcvd.code if closed.rcvd is not None else None
-                self.closes.append((base, code, self.kills.count.get(base, 0) != killed))
+                explained = self.kills.count.get(base, 0) != killed
+                self.closes.append((base, code, explained, time.time()))
                 if code is None:
                     attempt += 1  # its process may be gone: try the other
             except (OSError, websockets.InvalidStatus, websockets.InvalidHandshake):
@@ -289,6 +296,7 @@ async def run(plan: Plan, folder: Path, database_url: str) -> Report:
     try:
         await servers.start("a")
         await servers.start("b")
+        report.figures["servers"] = {name: servers.url(name) for name in ("a", "b")}
         await _play(plan, servers, redis, admin, role, report)
         logs = servers.logs()
         for needle in ("Exception in ASGI application", "Traceback"):
@@ -332,7 +340,8 @@ async def _play(
         options = {"kind": "friend", "length": plan.length, "move_seconds": 30}
         if kind == "cross" and n < plan.stalls:
             options["timeout_policy"] = "three_strikes"
-            (host if n % 2 else guest).stall_at = rng.randint(3, 12)
+            staller = host if n % 2 else guest
+            staller.stall_at, staller.planned = rng.randint(3, 12), True
         room = await host.request("POST", "/api/rooms", json=options)
         await guest.request("POST", f"/api/rooms/{room['code']}/join")
         host.room = guest.room = room["code"]
@@ -383,7 +392,7 @@ async def _check(matches: list[list[Browser]], report: Report) -> None:
     closes = [c for each in (b for m in matches for b in m) for c in each.closes]
     dropped = [c for c in closes if c[1] is None and not c[2]]
     codes: dict[str, int] = {}
-    for _, code, _ in closes:
+    for _, code, _, _ in closes:
         codes[str(code)] = codes.get(str(code), 0) + 1
     stalls = [s for m in matches for b in m for s in b.stalls]
     waiting = [b for m in matches for b in m if b.stalling is not None]
@@ -392,6 +401,7 @@ async def _check(matches: list[list[Browser]], report: Report) -> None:
         "events doubled": doubled,
         "socket closes by code": codes,
         "dropped without a close frame (no kill to explain it)": len(dropped),
+        "stalls planned": sum(1 for m in matches for b in m if b.planned),
         "stalled clocks fired": len(stalls),
         "latest timeout after its deadline (s)": round(max(stalls), 2) if stalls else None,
     }
@@ -399,6 +409,8 @@ async def _check(matches: list[list[Browser]], report: Report) -> None:
         report.problems.append(f"{lost} events lost, {doubled} doubled")
     if dropped:
         report.problems.append(f"{len(dropped)} sockets dropped without a close frame")
+        report.figures["drops"] = [(base, round(at, 2)) for base, _, _, at in dropped]
+        report.figures["kills at"] = [round(at, 2) for at in KILLED_AT]
     if waiting:
         report.problems.append(f"{len(waiting)} stalled clocks never fired")
 
@@ -474,6 +486,7 @@ async def _faults(
             name = "b"
             servers.processes[name].kill()
             killed_at = time.time()
+            KILLED_AT.append(killed_at)
             url = servers.url(name)
             counts = matches[0][0].kills.count
             counts[url] = counts.get(url, 0) + 1

@@ -110,6 +110,11 @@ class Browser:
         """Each close: the address, its code (None: no close frame), whether a kill explains it,
         when (``time.time()``)."""
         self.planned = False
+        self.snapshots: list[float] = []
+        """When each snapshot arrived (``time.time()``)."""
+        self.socket: Any = None
+        self.home = False
+        """Set to go back to the first address (its process was killed, and is back)."""
         self.deadline: dict[str, Any] | None = None
         self.stall_at: int | None = None
         """The decision at which this player lets the clock run out (None: never)."""
@@ -142,6 +147,8 @@ class Browser:
         """Play the seat to the end of the match, reconnecting whenever the socket closes."""
         attempt = 0
         while True:
+            if self.home:
+                attempt, self.home = 0, False
             base = self.bases[attempt % len(self.bases)]
             killed = self.kills.count.get(base, 0)
             try:
@@ -165,6 +172,7 @@ class Browser:
             proxy=None,
             open_timeout=WAIT,
         ) as socket:
+            self.socket = socket
             await socket.send(
                 json.dumps({"type": "join", "room": self.room, "since": self.version})
             )
@@ -231,6 +239,17 @@ class Browser:
             self.deadline = message.get("deadline")
         if message["type"] == "snapshot":
             self.seat = message["seat"]
+            self.snapshots.append(now)
+
+    async def go_home(self) -> None:
+        """Leave the process this browser moved to for its own, back after a kill."""
+        if self.socket is not None and self.bases[0] != self.socket_base():
+            self.home = True
+            await self.socket.close()
+
+    def socket_base(self) -> str:
+        host, port = self.socket.remote_address[:2]
+        return f"http://{host}:{port}"
 
 
 class Servers:
@@ -439,7 +458,7 @@ async def _faults(
     bursts: list[int] = []
     report.figures["database connections killed per burst"] = bursts
     kills: list[float | None] = []
-    report.figures["process kills: seconds until its clients played on the other"] = kills
+    report.figures["process kills: seconds until its clients had a table from the other"] = kills
     cross = [m for m in matches if len(m) == 2 and m[0].bases[0] != m[1].bases[0]]
     local = [m for m in matches if m not in cross]
     for kind, seconds in steps:
@@ -495,6 +514,8 @@ async def _faults(
             await asyncio.sleep(1.0)
             await servers.start(name)  # its clients are on the other process meanwhile
             kills.append(await moving)
+            for each in moved:  # the matches are split over the two again
+                await each.go_home()
 
 
 def _shown(match: list[Browser]) -> int:
@@ -521,11 +542,11 @@ async def _caught_up(
 
 
 async def _moved_on(moved: list[Browser], since: float) -> float | None:
-    """Seconds from ``since`` until each of ``moved`` was shown an event again (or was over)."""
-    counts = {id(b): len(b.shown) for b in moved}
+    """Seconds from ``since`` until each of ``moved`` was sent a table again, by the other
+    process (or its match was over)."""
     end = time.monotonic() + WAIT
     while time.monotonic() < end:
-        if all(len(b.shown) > counts[id(b)] or _over(b) for b in moved):
+        if all((b.snapshots and b.snapshots[-1] > since) or _over(b) for b in moved):
             return round(time.time() - since, 2)
         await asyncio.sleep(0.02)
     return None

@@ -213,6 +213,9 @@ class RedisBus(_Hub):
         self._heartbeat = heartbeat
         self._heard = 0
         self._hearing = asyncio.Event()
+        self._wake = asyncio.Event()
+        """Set when a publish went through while the subscriber was down: Redis is back, so
+        the subscriber tries at once instead of at the end of its backoff."""
         self._tried = asyncio.Event()
         """Set once the subscriber connection was first tried (it holds every channel, or
         failed: then every subscriber is resynchronised when it is back)."""
@@ -245,6 +248,8 @@ class RedisBus(_Hub):
             data = orjson.dumps({**message, AGAIN: self._id})
         try:
             await self._redis.publish(channel, data)
+            if local:
+                self._wake.set()
         except (RedisError, OSError) as failed:
             if not local:
                 self._deliver(channel, dict(message))
@@ -322,7 +327,9 @@ class RedisBus(_Hub):
                 with contextlib.suppress(Exception):
                     await conn.disconnect(nowait=True)
             missed = True
-            await asyncio.sleep(backoff * random.uniform(0.5, 1.0))
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), backoff * random.uniform(0.5, 1.0))
             backoff = min(2 * backoff, BACKOFF_CAP)
 
     async def _read(self, conn: Any, missed: bool) -> None:

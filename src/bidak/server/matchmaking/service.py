@@ -30,7 +30,7 @@ from bidak.server.play import (
 )
 from bidak.server.shared.bus import Bus, player_channel
 from bidak.server.shared.clocks import Clock
-from bidak.server.shared.store.db import Database
+from bidak.server.shared.store.db import Database, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -146,6 +146,8 @@ class QuickMatch:
             await self.clock.sleep_until(self.clock.now() + PAIR_SECONDS)
             try:
                 await self.pair_now()
+            except StorageError as failed:  # the database went away: the next pass tries again
+                log.warning("quick match pairing failed: %s", failed)
             except Exception:  # pragma: no cover - the next pass tries again
                 log.exception("quick match pairing failed")
 

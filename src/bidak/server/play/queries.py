@@ -25,7 +25,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from bidak.server.play.rated_queries import RatedEnd, rate
 from bidak.server.play.room import Room, RoomKind
 from bidak.server.shared.store.batches import Batcher, WriteResult
-from bidak.server.shared.store.db import Database
+from bidak.server.shared.store.db import Database, StorageError
 from bidak.server.shared.store.models import EventRow, MatchRow, RatedMatchRow, RoomRow
 from bidak.server.shared.store.rows import insert_rows, is_key
 
@@ -169,6 +169,8 @@ class RoomStore:
                     partial(_append_all, changes=changes), urgent=True
                 )
                 return outcomes
+            except StorageError as failed:  # perhaps committed: each writer finds out
+                return [failed] * len(changes)
             except Exception:  # e.g. an event key taken: find out whose it was
                 pass
         outcomes = []

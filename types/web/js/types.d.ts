@@ -93,6 +93,13 @@ export interface LoggedEvent {
   event: MatchEvent;
 }
 
+/** GET /api/matches/{id}/events */
+export interface MatchEvents {
+  match_id: string;
+  finished: boolean;
+  events: LoggedEvent[];
+}
+
 // -- WebSocket messages, server to client ------------------------------------------------------
 
 export interface SnapshotMessage {

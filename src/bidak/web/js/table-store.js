@@ -17,7 +17,8 @@ import { complete, currentBoard, currentOptions, myMove, tapRolls } from "./tabl
  * The store of one table. `present` shows an event (awaited before the next one);
  * `paintLooks()` colours the table for a snapshot's seats (awaited: the table is drawn in its
  * looks from the start); `onError(code)` says a refusal; `forward(message)` takes the room's other messages (talk,
- * rematch); `onMatchOver()` runs when a snapshot finds the match over.
+ * rematch); `onMatchOver()` runs when a snapshot finds the match over; `history(match, since)`
+ * asks for the log's events after `since` (the move list before a snapshot).
  * @param {string} code
  * @param {Hooks} hooks
  */

@@ -55,6 +55,7 @@ export function mountTable(root, code, { navigate }) {
   const store = createTableStore(code, {
     present: (event, shown) => present(event, shown),
     paintLooks: () => board.paintLooks(),
+    history: (match, since) => api.events(match, since).then((answer) => answer.events),
     onError: (known) => toast(tx(known === "generic" ? "error.generic" : `error.${known}`), "error"),
     forward: (message) => {
       if (message.type === "talk") talk.onMessage(message);

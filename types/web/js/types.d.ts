@@ -319,6 +319,7 @@ export interface CheckIn {
   streak: number;
   next_reward: number;
   credited: number;
+  welcome?: number;
   already: boolean;
 }
 

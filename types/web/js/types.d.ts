@@ -201,6 +201,8 @@ export interface Me {
   rating?: number;
   email?: string | null;
   email_linked?: boolean;
+  /** the browser came with a session that had ended: this is a new guest */
+  signed_out?: boolean;
 }
 
 /** What main.js gives the views it mounts. */
@@ -392,6 +394,8 @@ export interface LetterSent {
 export interface SessionItem {
   id: string;
   device: string;
+  browser?: string | null;
+  system?: string | null;
   current: boolean;
   created_at: number | string;
   last_seen?: number | string | null;

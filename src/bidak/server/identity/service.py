@@ -20,7 +20,7 @@ from typing import Any
 import orjson
 
 from bidak.server.clocks import Clock
-from bidak.server.devices import UNKNOWN
+from bidak.server.devices import UNKNOWN, device_parts
 from bidak.server.identity import queries
 from bidak.server.identity.queries import Confirmed, LinkRefused, NotYours
 from bidak.server.limiter import Limits
@@ -258,6 +258,8 @@ class Accounts:
                 "created_at": row["created_at"].isoformat(),
                 "last_seen": row["last_seen"],
                 "device": row["device"] or UNKNOWN,
+                "browser": device_parts(row["device"])[0],
+                "system": device_parts(row["device"])[1],
                 "current": row["token_hash"] == mine,
             }
             for row in rows

@@ -330,6 +330,8 @@ export interface Leaderboard {
   your_rank: number | null;
   min_experience: number;
   active_days: number;
+  your_experience: number;
+  matches_to_go: number;
 }
 
 export interface LiveGame {

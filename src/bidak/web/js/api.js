@@ -75,7 +75,7 @@ export const api = {
   joinRoom: (/** @type {string} */ code) => /** @type {Promise<RoomInfo>} */ (call("POST", `${room(code)}/join`)),
   hint: (/** @type {string} */ code, level = "2ply") =>
     /** @type {Promise<HintAnswer>} */ (call("GET", `${room(code)}/hint?level=${level}`)),
-  review: (/** @type {string} */ matchId, level = "1ply") =>
+  review: (/** @type {string} */ matchId, level = "2ply") =>
     /** @type {Promise<Review>} */ (call("GET", `${match(matchId)}/review?level=${level}`)),
   events: (/** @type {string} */ matchId, since = 0) =>
     /** @type {Promise<MatchEvents>} */ (call("GET", `${match(matchId)}/events?since=${since}`)),

@@ -147,7 +147,8 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
         h(
           "div",
           { class: "lobby-grid" },
-          h("div", { class: "col" }, quick.card(), practiceCard(), joinCard()),
+          // Practice first: a newcomer's first game, on the first screen of every size.
+          h("div", { class: "col" }, practiceCard(), quick.card(), joinCard()),
           h("div", { class: "col" }, friendCard()),
           h("div", { class: "col" }, profileCard(), coins.el, historyOf()),
         ),

@@ -32,6 +32,7 @@ from bidak.server.limits import Bucket
 from bidak.server.matchmaking.queries import muted_by
 from bidak.server.matchmaking.service import player_channel
 from bidak.server.protocol import ClientMessage, Intent, Join, Ping, Talk, to_action
+from bidak.server.rooms import lookups
 from bidak.server.rooms.actor import deadline_json
 from bidak.server.rooms.room import RoomError, room_channel, seat_of
 from bidak.server.routes.rooms import seat_infos
@@ -146,9 +147,16 @@ class Connection:
             await self.talk(message)
 
     async def join(self, message: Join) -> None:
+        limits, now = self.services.limits, self.services.clock.now()
+        address = self.socket.client.host if self.socket.client else ""
+        if await lookups.may_look_up(limits, address, now) > 0:
+            await self.send(refusal("rate_limited", "Too many unknown room codes", message.room))
+            return
         try:
             room = await self.services.rooms.room(message.room)
         except RoomError as refused:
+            if refused.code == "not_found":
+                await lookups.missed(limits, address, now)
             await self.send(refusal(refused.code, refused.message, message.room))
             return
         await self._leave()

@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from bidak.economy.shop import table_checkers
 from bidak.match import Player
 from bidak.server.matchmaking import queries
+from bidak.server.rooms import lookups
 from bidak.server.rooms.options import PracticeOptions
 from bidak.server.rooms.rematch import rematch
 from bidak.server.rooms.room import Room, RoomError, RoomKind, bot_seat_name, is_bot_seat, seat_of
@@ -90,11 +91,26 @@ async def create_room(
 async def read_room(
     code: str, request: Request, player: PlayerDep, services: ServicesDep
 ) -> RoomInfo:
+    await _may_look_up(request, services)
     try:
         room = await services.rooms.room(code)
     except RoomError as error:
-        raise _refused(error) from None
+        raise await _missed(request, services, error) from None
     return await room_info(request, services, room, player)
+
+
+async def _may_look_up(request: Request, services: Services) -> None:
+    address = request.client.host if request.client else ""
+    now = services.clock.now()
+    too_soon(await lookups.may_look_up(services.limits, address, now), "unknown room codes")
+
+
+async def _missed(request: Request, services: Services, error: RoomError) -> HTTPException:
+    """The refusal of a lookup; an unknown code counts against the address (rooms/lookups.py)."""
+    if error.code == "not_found":
+        address = request.client.host if request.client else ""
+        await lookups.missed(services.limits, address, services.clock.now())
+    return _refused(error)
 
 
 @router.post("/{code}/join", response_model=RoomInfo)
@@ -102,11 +118,12 @@ async def join_room(
     code: str, request: Request, player: PlayerDep, services: ServicesDep
 ) -> RoomInfo:
     """Take the empty seat of a friend room; when both seats are taken, the visitor watches."""
+    await _may_look_up(request, services)
     try:
         await services.rooms.join(code, player)
         room = await services.rooms.room(code)
     except RoomError as error:
-        raise _refused(error) from None
+        raise await _missed(request, services, error) from None
     return await room_info(request, services, room, player)
 
 

@@ -27,10 +27,13 @@ from bidak.errors import BidakError
 from bidak.match import (
     Action,
     Event,
+    ForfeitMatch,
     MatchState,
     Phase,
     Player,
+    ResignGame,
     RuleSet,
+    SetAutoplay,
     advance,
     apply,
     decider,
@@ -80,6 +83,10 @@ class Live:
 
 Deadline = Callable[[Room, MatchState], tuple[float | None, int | None]]
 """The deadline (and the version it is for) of the decision pending in a state."""
+
+POSITION_FREE = (ForfeitMatch, ResignGame, SetAutoplay)
+"""Intents that do not depend on the position: never refused as stale (a player who resigns
+while the bot plays means it all the same); the rules still refuse them when not allowed."""
 
 
 class Actor:
@@ -157,6 +164,8 @@ class Actor:
         if room.match_id is None:
             raise RoomError("not_started", "The match starts when your opponent arrives")
         action = make(seat)
+        if isinstance(action, POSITION_FREE):
+            version = None  # the table moving on meanwhile changes nothing about these
         await self.act(room.match_id, seat, lambda state: action, expect_version=version)
 
     async def load(self, match_id: str, fresh: bool = False) -> Live:

@@ -27,7 +27,14 @@ from bidak.server.play.bots import Bots
 from bidak.server.play.dice import new_seed
 from bidak.server.play.options import FriendOptions, PracticeOptions
 from bidak.server.play.queries import RoomStore
-from bidak.server.play.room import Room, RoomError, RoomKind, new_room_code, seat_of
+from bidak.server.play.room import (
+    Room,
+    RoomError,
+    RoomKind,
+    canonical_code,
+    new_room_code,
+    seat_of,
+)
 from bidak.server.play.tasks import Tasks
 from bidak.server.play.timeouts import Timers, deadline
 from bidak.server.play.views import Views
@@ -165,7 +172,7 @@ class RoomService:
         """Seat ``player`` in an empty seat of a friend room; their seat, or None to watch."""
         room = await self.room(code)
         if room.kind is RoomKind.FRIEND and room.seat1_id is None and room.seat0_id != player.id:
-            await self.store.take_seat(code, 1, player.id)
+            await self.store.take_seat(room.code, 1, player.id)
             room = await self.room(code)
         if room.kind is RoomKind.FRIEND and room.seat1_id is not None and room.match_id is None:
             # Both seats are taken: start the match, unless another request (or another
@@ -175,6 +182,7 @@ class RoomService:
 
     async def room(self, code: str) -> Room:
         """The room with that code (RoomError ``not_found`` if there is none)."""
+        code = canonical_code(code)
         cached = self._rooms.get(code)
         if cached is not None:
             return cached

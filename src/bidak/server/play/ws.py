@@ -27,6 +27,7 @@ from pydantic import ValidationError
 
 from bidak.match import Player
 from bidak.server.accounts import COOKIE
+from bidak.server.play import lookups
 from bidak.server.play.actor import deadline_json
 from bidak.server.play.deps import PlayServices
 from bidak.server.play.mute_queries import muted_by
@@ -177,9 +178,16 @@ class Connection:
             await self.talk(message)
 
     async def join(self, message: Join) -> None:
+        limits, now = self.services.limits, self.services.clock.now()
+        address = self.socket.client.host if self.socket.client else ""
+        if await lookups.may_look_up(limits, address, now) > 0:
+            await self.send(refusal("rate_limited", "Too many unknown room codes", message.room))
+            return
         try:
             room = await self.services.rooms.room(message.room)
         except RoomError as refused:
+            if refused.code == "not_found":
+                await lookups.missed(limits, address, now)
             await self.send(refusal(refused.code, refused.message, message.room))
             return
         await self._leave()

@@ -197,6 +197,8 @@ class Limits:
     """New guests, by client address."""
     rooms: Rule
     """New rooms, by player."""
+    room_misses: Rule
+    """Unknown room codes asked for, by client address (rooms/lookups.py)."""
     hints: Rule
     """Engine hints, by player."""
     reviews: Rule
@@ -216,6 +218,7 @@ class Limits:
             limiter,
             guests=Rule.per_minute("guests", settings.guests_per_minute),
             rooms=Rule.per_minute("rooms", settings.rooms_per_minute),
+            room_misses=Rule.per_minute("room_misses", settings.room_misses_per_minute),
             hints=Rule.per_minute("hints", settings.hints_per_minute),
             reviews=Rule.per_minute("reviews", settings.reviews_per_minute),
             messages=Rule("messages", settings.player_rate_per_second, settings.player_rate_burst),

@@ -65,6 +65,9 @@ class Settings(BaseSettings):
     school or a mobile network's shared address makes its first visits within that)."""
     rooms_per_minute: float = Field(default=12.0, gt=0.0)
     """Rooms one player may create a minute, in bursts of as many."""
+    room_misses_per_minute: float = Field(default=10.0, gt=0.0)
+    """Unknown room codes one client address may ask for a minute, in bursts of as many; past
+    that it may look up no room until the allowance refills (rooms/lookups.py)."""
     hints_per_minute: float = Field(default=30.0, gt=0.0)
     """Engine hints one player may ask for a minute, in bursts of as many (a person asks at
     most once a decision, a few a minute)."""

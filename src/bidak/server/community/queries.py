@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, func, insert, or_, select, update
+from sqlalchemy import Table, and_, bindparam, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
 from bidak.server.rooms.room import RoomKind
@@ -17,6 +17,15 @@ _RATED = cast(Table, RatedMatchRow.__table__)
 _REVIEWED = cast(Table, ReviewedRow.__table__)
 _ROOMS = cast(Table, RoomRow.__table__)
 _MATCHES = cast(Table, MatchRow.__table__)
+# Built once: an ``in_`` of a list built per call leaves a reference cycle behind
+# (docs/architecture.md, "Storage").
+_NAMES = select(_PLAYERS.c.id, _PLAYERS.c.name).where(
+    _PLAYERS.c.id.in_(bindparam("ids", expanding=True))
+)
+_SEATED = select(_PLAYERS.c.id, _PLAYERS.c.name, _PLAYERS.c.rating).where(
+    _PLAYERS.c.id.in_(bindparam("ids", expanding=True))
+)
+_LISTED = _ROOMS.c.kind.in_([RoomKind.QUICK.value, RoomKind.FRIEND.value])
 
 LEADERS = 100
 MIN_EXPERIENCE = 50
@@ -77,12 +86,7 @@ def profile(connection: Connection, player_id: str, recent: int = 20) -> Profile
         else:
             break
     others = {r.loser_id if r.winner_id == player_id else r.winner_id for r in rows[:recent]}
-    names = {
-        r.id: r.name
-        for r in connection.execute(
-            select(_PLAYERS.c.id, _PLAYERS.c.name).where(_PLAYERS.c.id.in_(others))
-        )
-    }
+    names = {r.id: r.name for r in connection.execute(_NAMES, {"ids": list(others)})}
     lines = []
     for row in rows[:recent]:
         win = row.winner_id == player_id
@@ -186,19 +190,14 @@ def live(connection: Connection, limit: int = 50) -> list[dict[str, Any]]:
         .join(_MATCHES, _MATCHES.c.id == _ROOMS.c.match_id)
         .where(
             _MATCHES.c.finished.is_(False),
-            _ROOMS.c.kind.in_([RoomKind.QUICK.value, RoomKind.FRIEND.value]),
+            _LISTED,
             _ROOMS.c.private.is_(False),
         )
         .order_by(_MATCHES.c.created_at.desc())
         .limit(limit)
     ).all()
     ids = {i for r in rows for i in (r.seat0_id, r.seat1_id) if i}
-    players = {
-        p.id: p
-        for p in connection.execute(
-            select(_PLAYERS.c.id, _PLAYERS.c.name, _PLAYERS.c.rating).where(_PLAYERS.c.id.in_(ids))
-        )
-    }
+    players = {p.id: p for p in connection.execute(_SEATED, {"ids": list(ids)})}
     games = []
     for r in rows:
         seats = [players.get(i) if i else None for i in (r.seat0_id, r.seat1_id)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import cast
 
-from sqlalchemy import Table, delete, insert, select, update
+from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.engine import Connection
 
 from bidak.pairing import Options, Seeker
@@ -13,6 +13,9 @@ from bidak.server.store.models import MuteRow, QueueRow
 
 _QUEUE = cast(Table, QueueRow.__table__)
 _MUTES = cast(Table, MuteRow.__table__)
+_TAKE = delete(_QUEUE).where(_QUEUE.c.player_id.in_(bindparam("pair", expanding=True)))
+"""Built once: an ``in_`` of a list built per call leaves a reference cycle behind
+(``docs/architecture.md``, "Storage")."""
 
 
 class Gone(Exception):
@@ -55,7 +58,7 @@ def leave(connection: Connection, player_id: str) -> bool:
 
 def take_pair(connection: Connection, a: str, b: str) -> None:
     """Take both out of the queue, or neither (:class:`Gone`, and the transaction is undone)."""
-    taken = connection.execute(delete(_QUEUE).where(_QUEUE.c.player_id.in_([a, b]))).rowcount
+    taken = connection.execute(_TAKE, {"pair": [a, b]}).rowcount
     if taken != 2:
         raise Gone(f"{a} or {b} left the queue")
 

@@ -16,7 +16,9 @@ from bidak.server.clocks import Clock
 from bidak.server.devices import device_label
 from bidak.server.identity.service import Accounts
 from bidak.server.limiter import Limits
+from bidak.server.loop_monitor import LoopMonitor
 from bidak.server.matchmaking.service import QuickMatch
+from bidak.server.metrics import Metrics
 from bidak.server.rooms.service import RoomService
 from bidak.server.settings import Settings
 from bidak.server.sockets import SocketCap
@@ -49,6 +51,10 @@ class Services:
     accounts: Accounts
     signer: Signer
     """Signs short-lived, purpose-bound tokens with ``BIDAK_SECRET_KEY``."""
+    monitor: LoopMonitor | None = None
+    """The event loop's lag and the collector's pauses (:mod:`bidak.server.loop_monitor`)."""
+    metrics: Metrics | None = None
+    """The series of ``/metrics``, when ``BIDAK_METRICS`` serves them."""
 
 
 def get_services(request: Request) -> Services:

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -48,6 +49,10 @@ class QuickMatch:
         self._loop: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
         self._changed = False
+        self.waiting = 0
+        """Players the last pass left waiting."""
+        self.on_paired: Callable[[float], None] = lambda seconds: None
+        """Told each paired player's wait, in seconds (the metrics)."""
 
     async def join(self, player_id: str, rating: float, options: Options) -> dict[str, Any]:
         """Wait for an opponent with ``options``; pairs at once when one is waiting."""
@@ -102,6 +107,7 @@ class QuickMatch:
         now = self.clock.now()
         pairs = pair([s for s, _ in waiting], now)
         paired = {seeker.player for two in pairs for seeker in two}
+        self.waiting = len(waiting) - len(paired)
         # One after the other: each pair hears as soon as its own match is ready
         # (docs/performance.md, "Quick match starts its pairs one after the other").
         done = [await self._start(first, second) for first, second in pairs]
@@ -130,7 +136,9 @@ class QuickMatch:
         room = await self.rooms.create_quick(
             first.player, second.player, rules, options.move_seconds
         )
+        now = self.clock.now()
         for seeker in (first, second):
+            self.on_paired(max(0.0, now - seeker.since))
             await self._tell(seeker.player, quick_paired(room.code))
         return True
 

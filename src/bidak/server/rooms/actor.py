@@ -97,6 +97,11 @@ class Actor:
         # that runs for months does not keep one for every match it ever served.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
+    @property
+    def live_matches(self) -> int:
+        """Unfinished matches this process holds (is playing or was last)."""
+        return len(self._live)
+
     def known_state(self, match_id: str) -> MatchState | None:
         live = self._live.get(match_id)
         return None if live is None else live.state

@@ -16,6 +16,7 @@ taken, and (re)starting and stopping the service. The rest lives in:
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -65,6 +66,9 @@ class RoomService:
         self.bots = Bots(self.actor, self.tasks, pool, settings)
         self.timers = Timers(store, self.actor, self.bots, self.tasks, settings)
         self.views = Views(self.actor.known_state)
+        self.on_action: Callable[[str, float], None] = lambda outcome, seconds: None
+        """Told each intent's outcome (``accepted`` or the refusal's code) and its seconds from
+        arrival to stored and published (the metrics)."""
 
     def _stored(self, live: Live) -> None:
         """After each state this process stored: arm what acts next; forget a finished match."""
@@ -199,7 +203,14 @@ class RoomService:
         self, code: str, player_id: str, make: Callable[[Player], Action], version: int | None
     ) -> None:
         """A seated player's intent; raises RoomError when it is refused."""
-        await self.actor.submit(await self.room(code), player_id, make, version)
+        started, outcome = time.perf_counter(), "accepted"
+        try:
+            await self.actor.submit(await self.room(code), player_id, make, version)
+        except RoomError as refused:
+            outcome = refused.code
+            raise
+        finally:
+            self.on_action(outcome, time.perf_counter() - started)
 
     async def live(self, match_id: str) -> Live:
         """The match as stored now (another instance may have written since this one did)."""

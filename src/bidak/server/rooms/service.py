@@ -16,6 +16,7 @@ taken, and (re)starting and stopping the service. The rest lives in:
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -29,12 +30,12 @@ from bidak.server.dice import new_seed
 from bidak.server.rooms.actor import Actor, Live, live_from_row
 from bidak.server.rooms.bots import Bots
 from bidak.server.rooms.options import FriendOptions, PracticeOptions
-from bidak.server.rooms.queries import RoomStore
+from bidak.server.rooms.queries import Claim, RoomStore, room_value
 from bidak.server.rooms.room import Room, RoomError, RoomKind, new_room_code, seat_of
 from bidak.server.rooms.tasks import Tasks
 from bidak.server.rooms.timeouts import Timers, deadline
 from bidak.server.settings import Settings
-from bidak.server.store.models import PlayerRow, RoomRow
+from bidak.server.store.models import MatchRow, PlayerRow, RoomRow
 from bidak.server.views import Views
 
 ROOM_CACHE = 10_000
@@ -125,20 +126,41 @@ class RoomService:
             private=options.private,
         )
 
-    async def create_quick(
-        self, first: str, second: str, rules: RuleSet, move_seconds: int
-    ) -> Room:
-        """A rated room for two players a quick match paired (``first`` in seat 0), its match
-        started at once."""
-        room = await self.new_room(
-            first,
-            RoomKind.QUICK,
-            rules,
-            seats=(first, second),
-            move_seconds=move_seconds,
-            rated=True,
+    async def create_quicks(
+        self,
+        pairs: list[tuple[str, str, RuleSet, int]],
+        claim: Claim,
+    ) -> list[Room | None]:
+        """Rated rooms for the pairs quick match paired, ``(first, second, rules,
+        move_seconds)`` (``first`` in seat 0), stored in one transaction with their matches
+        (``claim`` says which pairs may still meet: those not may be None), then each match
+        started (its opening roll), all at once. A pair hears when its own table is ready; one
+        transaction for all the pairs, not three each, so the last pair of a crowd does not
+        wait for every other pair's commits (``docs/performance.md``)."""
+        new = []
+        for first, second, rules, move_seconds in pairs:
+            row = self._room_row(
+                first,
+                RoomKind.QUICK,
+                rules,
+                seats=(first, second),
+                move_seconds=move_seconds,
+                rated=True,
+            )
+            room = room_value(row)
+            match, events = self.actor.new_match(room, rules)
+            new.append((row, match, events))
+        stored = await self.store.create_rooms_with_matches(claim, new, self.clock.now())
+
+        async def opened(row: RoomRow, match: MatchRow, events: list[dict[str, Any]]) -> Room:
+            return await self.actor.opened(room_value(row), match, events)
+
+        started = iter(
+            await asyncio.gather(
+                *(opened(*item) for item, ok in zip(new, stored, strict=True) if ok)
+            )
         )
-        return await self.actor.start_match(room, rules)
+        return [next(started) if ok else None for ok in stored]
 
     async def new_room(
         self,
@@ -152,8 +174,21 @@ class RoomService:
     ) -> Room:
         """Store a new room of ``kind``: ``seats`` taken (default: the creator in seat 0),
         ``code`` (default: a new one), ``extra``: its other columns."""
+        row = self._room_row(creator_id, kind, rules, seats=seats, code=code, **extra)
+        return await self.store.create_room(row)
+
+    @staticmethod
+    def _room_row(
+        creator_id: str,
+        kind: RoomKind,
+        rules: RuleSet,
+        *,
+        seats: tuple[str | None, str | None] | None = None,
+        code: str | None = None,
+        **extra: Any,
+    ) -> RoomRow:
         seat0, seat1 = seats or (creator_id, None)
-        row = RoomRow(
+        return RoomRow(
             code=code or new_room_code(),
             kind=kind.value,
             created_at=datetime.now(UTC),
@@ -163,7 +198,6 @@ class RoomService:
             rules=rules_to_json(rules),
             **extra,
         )
-        return await self.store.create_room(row)
 
     async def join(self, code: str, player: PlayerRow) -> Player | None:
         """Seat ``player`` in an empty seat of a friend room; their seat, or None to watch."""

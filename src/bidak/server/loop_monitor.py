@@ -5,7 +5,8 @@ wakes (the loop's lag), and times every collection of Python's cyclic collector 
 A stall over ``report`` seconds is logged as a warning with what ran: a watchdog thread that
 sees the loop's heartbeat stop takes the loop thread's stack at that moment (a thread can run
 while the loop's Python code runs, as the interpreter hands the GIL over every few
-milliseconds), and the collections that ran meanwhile are named too.
+milliseconds), the collections that ran meanwhile are named too, and so is the CPU time the
+loop thread used: far less than the stall means the process waited for a core.
 
 The figures (the longest stall and collection of the last :data:`RECENT` seconds, and every lag
 and pause) are read by ``/metrics`` (:mod:`bidak.server.metrics`) and by ``bidak bench server``.
@@ -79,10 +80,11 @@ class LoopMonitor:
         report: float = REPORT,
         tick: float = TICK,
         clock: Callable[[], float] = time.perf_counter,
+        cpu: Callable[[], float] = time.thread_time,
         on_lag: Callable[[float], None] = lambda seconds: None,
         on_collection: Callable[[Collection], None] = lambda collection: None,
     ) -> None:
-        self.report, self.tick, self.clock = report, tick, clock
+        self.report, self.tick, self.clock, self.cpu = report, tick, clock, cpu
         self.on_lag, self.on_collection = on_lag, on_collection
         self.longest_stall = 0.0
         self.longest_collection = 0.0
@@ -92,6 +94,7 @@ class LoopMonitor:
         self._since_beat: list[Collection] = []
         """The collections since the last heartbeat: what a stall report names."""
         self._beat = clock()
+        self._beat_cpu = cpu()
         self._stack: tuple[float, str] | None = None
         """The loop thread's stack, taken by the watchdog during the stall in progress (with
         the heartbeat it was late for)."""
@@ -135,26 +138,30 @@ class LoopMonitor:
     def beat(self) -> float:
         """Note that the loop runs now; how late it is against the previous beat's plan."""
         now, before = self.clock(), self._beat
+        cpu, cpu_before = self.cpu(), self._beat_cpu
         lag = max(0.0, now - before - self.tick)
-        self._beat = now
+        self._beat, self._beat_cpu = now, cpu
         self._stalls.add(now, lag)
         self.longest_stall = max(self.longest_stall, lag)
         self.on_lag(lag)
         if lag > self.report:
-            self._tell(lag, before)
+            self._tell(lag, before, cpu - cpu_before)
         self._since_beat.clear()
         self._stack = None
         return lag
 
-    def _tell(self, lag: float, beat: float) -> None:
+    def _tell(self, lag: float, beat: float, cpu: float) -> None:
         stack = self._stack[1] if self._stack is not None and self._stack[0] == beat else None
         collections = "; ".join(
             f"collection of generation {c.generation}: {c.seconds * 1000:.0f} ms, {c.found} found"
             for c in self._since_beat
         )
+        # The loop thread's CPU time tells work from waiting: a stall with little CPU was a
+        # process that waited for a core (a busy machine), not code that ran long.
         log.warning(
-            "event loop stalled %.0f ms%s%s",
+            "event loop stalled %.0f ms, %.0f ms of it on the CPU%s%s",
             lag * 1000,
+            cpu * 1000,
             f" ({collections})" if collections else "",
             f"; it was running:\n{stack}" if stack else "",
         )
@@ -185,7 +192,7 @@ class LoopMonitor:
     def start(self) -> None:
         """Start measuring on the running loop."""
         self._loop_thread = threading.get_ident()
-        self._beat = self.clock()
+        self._beat, self._beat_cpu = self.clock(), self.cpu()
         gc.callbacks.append(self._gc_callback)
         self._task = asyncio.get_running_loop().create_task(self._run())
         self._stopping.clear()

@@ -28,6 +28,12 @@ _SESSIONS = cast(Table, SessionRow.__table__)
 _BY_IDS = select(PlayerRow).where(PlayerRow.id.in_(bindparam("ids", expanding=True)))
 """Players by id: an ``in_`` built once, as every ``in_`` of a list (``docs/architecture.md``,
 "Storage": one built per call leaves a reference cycle behind)."""
+_SIGNED_IN = (
+    select(SessionRow, PlayerRow)
+    .join(PlayerRow, PlayerRow.id == SessionRow.player_id)
+    .where(SessionRow.token_hash == bindparam("token_hash"))
+)
+"""A session and its player, in one round trip (every request and socket asks)."""
 
 # -- inside a transaction ---------------------------------------------------------------------
 
@@ -142,11 +148,11 @@ class Players:
         """The session of a cookie token and its player; None for an unknown (or ended)
         token and for a deleted account."""
         async with self.db.session() as session:
-            found = await session.get(SessionRow, token_hash(token))
-            if found is None:
+            row = (await session.execute(_SIGNED_IN, {"token_hash": token_hash(token)})).first()
+            if row is None:
                 return None
-            player = await session.get(PlayerRow, found.player_id)
-            if player is None or player.deleted_at is not None:
+            found, player = row
+            if player.deleted_at is not None:
                 return None
             return found, player
 

@@ -113,6 +113,11 @@ class Actor:
         """Appends whose commit failed in a way that leaves it unknown whether they were
         stored (the connection died during the commit), not yet found out."""
 
+    @property
+    def live_matches(self) -> int:
+        """Unfinished matches this process holds (is playing or was last)."""
+        return len(self._live)
+
     def known_state(self, match_id: str) -> MatchState | None:
         live = self._live.get(match_id)
         return None if live is None else live.state
@@ -123,10 +128,18 @@ class Actor:
     async def start_match(self, room: Room, rules: RuleSet) -> Room:
         """Start the match of a room stored with both seats taken; the room with its match (or
         as it is when someone else started it meanwhile)."""
+        row, stored = self.new_match(room, rules)
+        try:
+            await self.store.create_match(room.code, row, stored, self.clock.now())
+        except Conflict:
+            return room  # the room's match was started by someone else meanwhile
+        return await self.opened(room, row, stored)
+
+    def new_match(self, room: Room, rules: RuleSet) -> tuple[MatchRow, list[dict[str, Any]]]:
+        """A new match for ``room``, not stored yet: its row and its first events (as JSON)."""
         seed = self._seeds()
         state, events = start_match(rules)
         stored = [event_to_json(e) for e in events]
-        now = self.clock.now()
         row = MatchRow(
             id=new_id(),
             room_code=room.code,
@@ -142,16 +155,17 @@ class Actor:
             created_at=datetime.now(UTC),
             updated_at=datetime.now(UTC),
         )
-        try:
-            await self.store.create_match(room.code, row, stored, now)
-        except Conflict:
-            return room  # the room's match was started by someone else meanwhile
+        return row, stored
+
+    async def opened(self, room: Room, row: MatchRow, stored: list[dict[str, Any]]) -> Room:
+        """After :meth:`new_match`'s row was stored as the room's match: hold it, tell the
+        room, throw the opening roll; the room with its match."""
         room = replace(room, match_id=row.id)
         live = live_from_row(row, room)
         self._live[row.id] = live
         await self.publish(live, stored, 1, row.state)
         # The opening roll is automatic: throw it through the ordinary path.
-        await self.act(row.id, None, lambda state: None, expect_version=state.version)
+        await self.act(row.id, None, lambda state: None, expect_version=row.version)
         return room
 
     async def submit(

@@ -55,6 +55,10 @@ class Settings(BaseSettings):
     bot_budget: float = Field(default=3.0, gt=0.0, le=60.0)
     """Seconds a bot may think before it falls back to a quick answer."""
     max_message_bytes: int = Field(default=4096, ge=256, le=1_048_576)
+    metrics: Literal["local", "open"] | None = None
+    """``/metrics`` in Prometheus' format (:mod:`bidak.server.shared.metrics`): ``local`` for
+    requests from this machine through no proxy, ``open`` for anyone; None (``off``, the
+    default): not served."""
     ws_deflate: bool = False
     """Compress WebSocket messages (permessage-deflate) when the browser offers it. Off by
     default: it costs server time for small messages (``docs/performance.md``)."""

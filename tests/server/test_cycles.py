@@ -3,7 +3,8 @@ a bot's decision and an HTTP request leave is freed by reference counting alone.
 
 The server turns Python's automatic cyclic collection off
 (:mod:`bidak.server.shared.collector`), so a cycle made on every action piles up until one
-full collection walks them all while every table waits (issue 22: a cancelled move clock kept its match's state in a cycle, 38 objects an action,
+full collection walks them all while every table waits (issue 22: a cancelled move clock kept
+its match's state in a cycle, 38 objects an action,
 and full collections of up to 4.6 s). Here the players run in a process of their own
 (:mod:`tests.server.crowd`), so only the server's garbage is counted.
 

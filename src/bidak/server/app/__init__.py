@@ -43,6 +43,8 @@ from bidak.server.shared.limiter import Limits, limiter_for
 from bidak.server.shared.security import Refused, SiteCheck, SiteGuard, refuse_socket
 from bidak.server.shared.settings import Settings
 from bidak.server.shared.store.db import Database
+from bidak.server.tournaments import routes as tournaments_routes
+from bidak.server.tournaments.service import Tournaments
 from bidak.server.wallet import routes as wallet
 from bidak.server.wallet.service import Wallets
 
@@ -126,6 +128,7 @@ def create_app(
         outbox = mail_outbox(settings, the_clock)
         signer = Signer(settings.secret_key)
         accounts = Accounts(db, outbox, the_clock, limits, signer)
+        tournaments = Tournaments(db, service, bus, the_clock, settings)
         app.state.services = Services(
             settings,
             db,
@@ -142,10 +145,12 @@ def create_app(
             quick,
             accounts,
             signer,
+            tournaments,
         )
         await sockets.start()
         await service.start()
         quick.start()
+        tournaments.start()
         db.start_checkpoints()
         collector = None
         if settings.gc_freeze_seconds is not None:
@@ -157,6 +162,7 @@ def create_app(
             if collector is not None:
                 await collector.stop()
             await quick.stop()
+            await tournaments.stop()
             if outbox is not None:
                 await outbox.close()
             await service.stop()
@@ -183,6 +189,7 @@ def create_app(
     app.include_router(wallet.router)
     app.include_router(quick_match.router)
     app.include_router(community.router)
+    app.include_router(tournaments_routes.router)
     app.include_router(identity.router)
     app.include_router(ws.router)
 

@@ -192,7 +192,9 @@ def live(connection: Connection, limit: int = 50) -> list[dict[str, Any]]:
         .join(_MATCHES, _MATCHES.c.id == _ROOMS.c.match_id)
         .where(
             _MATCHES.c.finished.is_(False),
-            _ROOMS.c.kind.in_([RoomKind.QUICK.value, RoomKind.FRIEND.value]),
+            _ROOMS.c.kind.in_(
+                [RoomKind.QUICK.value, RoomKind.FRIEND.value, RoomKind.TOURNAMENT.value]
+            ),
             _ROOMS.c.private.is_(False),
         )
         .order_by(_MATCHES.c.created_at.desc())

@@ -27,6 +27,8 @@ class RoomKind(StrEnum):
     """Two people: the creator and whoever opens the invite link first."""
     QUICK = "quick"
     """Two people quick match paired; always rated."""
+    TOURNAMENT = "tournament"
+    """Two people a tournament paired (``bidak.server.tournaments``); always rated, no rematch."""
 
 
 class RoomError(Refusal):

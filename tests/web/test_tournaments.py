@@ -30,9 +30,7 @@ def test_joining_an_arena_from_the_lobby_then_being_paired(server: Any, pages: A
     clock = ManualClock()
     running = server(clock=clock, arena_every_minutes=0)
     tournaments = running.services.tournaments
-    tid = running.call(
-        lambda: tournaments.create_arena("Arena 30", clock.now() + 754, 30, 1, 30)
-    )
+    tid = running.call(lambda: tournaments.create_arena("Arena 30", clock.now() + 754, 30, 1, 30))
     alice = pages.new(running.base, PHONE)
     bob = pages.new(running.base, DESKTOP)
     for page in (alice, bob):
@@ -50,7 +48,8 @@ def test_joining_an_arena_from_the_lobby_then_being_paired(server: Any, pages: A
         assert untranslated(page) == []
         page.click("#tour-join")
         page.wait_for_selector("#tour-joined")
-    alice.wait_for_function("() => document.querySelectorAll('#tour-standings tbody tr').length === 2")
+    rows = "() => document.querySelectorAll('#tour-standings tbody tr').length === 2"
+    alice.wait_for_function(rows)
     keep(alice, "tournament-arena-joined-phone")
 
     # The arena starts: the two are paired and both pages go to the one room.

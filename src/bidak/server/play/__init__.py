@@ -10,6 +10,7 @@ messages (``wire/``), and the rooms' and matches' queries.
 from bidak.server.play.deps import PlayDep, PlayServices
 from bidak.server.play.dice import all_dice
 from bidak.server.play.room import (
+    TOURNAMENT_ENDS,
     RoomError,
     RoomKind,
     bot_seat_name,
@@ -29,6 +30,7 @@ from bidak.server.play.wire.messages import (
 )
 
 __all__ = [
+    "TOURNAMENT_ENDS",
     "PlayDep",
     "PlayServices",
     "QuickMessage",

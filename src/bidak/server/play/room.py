@@ -54,6 +54,11 @@ class Room:
     private: bool
 
 
+TOURNAMENT_ENDS = "bidak:tournament-ends"
+"""Where every process hears that a tournament room's match ended (``{"room": code}``), so the
+process running that tournament steps it now rather than at its next tick."""
+
+
 def room_channel(code: str) -> str:
     return f"bidak:room:{code}"
 

@@ -27,7 +27,14 @@ from bidak.server.play.bots import Bots
 from bidak.server.play.dice import new_seed
 from bidak.server.play.options import FriendOptions, PracticeOptions
 from bidak.server.play.queries import RoomStore
-from bidak.server.play.room import Room, RoomError, RoomKind, new_room_code, seat_of
+from bidak.server.play.room import (
+    TOURNAMENT_ENDS,
+    Room,
+    RoomError,
+    RoomKind,
+    new_room_code,
+    seat_of,
+)
 from bidak.server.play.tasks import Tasks
 from bidak.server.play.timeouts import Timers, deadline
 from bidak.server.play.views import Views
@@ -71,6 +78,14 @@ class RoomService:
         self.timers.schedule(live)
         if live.finished:
             self.bots.forget(live.match_id)
+            if live.room.kind is RoomKind.TOURNAMENT:
+                self.tasks.spawn(self._tell_tournaments(live.room.code), "tournament end")
+
+    async def _tell_tournaments(self, code: str) -> None:
+        try:
+            await self.bus.publish(TOURNAMENT_ENDS, {"room": code})
+        except Exception:  # the tournaments' next tick finds the end in the database
+            return
 
     # -- life cycle --------------------------------------------------------------------------
 

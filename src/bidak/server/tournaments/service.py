@@ -22,7 +22,13 @@ from functools import partial
 from typing import Any
 
 from bidak.match import RuleSet, TimeoutPolicy
-from bidak.server.play import RoomService, new_room_code, tournament_changed, tournament_paired
+from bidak.server.play import (
+    TOURNAMENT_ENDS,
+    RoomService,
+    new_room_code,
+    tournament_changed,
+    tournament_paired,
+)
 from bidak.server.shared.bus import Bus, player_channel
 from bidak.server.shared.clocks import Clock
 from bidak.server.shared.settings import Settings
@@ -37,6 +43,8 @@ log = logging.getLogger(__name__)
 TICK_SECONDS = 1.0
 """How often each process steps the tournaments (after a match ends, its next pairing comes at
 the next tick at the latest)."""
+MAKING_AT_ONCE = 8
+"""Rooms of newly paired matches made at the same time (each is a few short transactions)."""
 LEASE_SECONDS = 10.0
 """How long a tournament's lease holds without renewal: a dead holder's tournaments wait at
 most this long (plus a tick) for another process."""
@@ -56,6 +64,8 @@ class Tournaments:
         self.owner = owner or f"{settings.instance_id or 'bidak'}-{secrets.token_hex(6)}"
         """This process's name on the leases it holds."""
         self._loop: asyncio.Task[None] | None = None
+        self._ears: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
 
     # -- creating and joining ----------------------------------------------------------------
@@ -233,23 +243,27 @@ class Tournaments:
 
     async def make_rooms(self, tournament_id: str) -> int:
         """Make the room of every planned match that has none (or, in an arena, start its
-        match); tell both players. How many were made."""
-        made = 0
-        for row in await self.db.read(partial(queries.unmade, tournament_id=tournament_id)):
+        match), :data:`MAKING_AT_ONCE` at a time; tell both players. How many were made."""
+        rows = await self.db.read(partial(queries.unmade, tournament_id=tournament_id))
+        gate = asyncio.Semaphore(MAKING_AT_ONCE)
+
+        async def make(row: Any) -> None:
             rules = RuleSet(
                 length=row.length, cube=True, timeout_policy=TimeoutPolicy.THREE_STRIKES
             )
-            await self.rooms.create_tournament_room(
-                row.room_code,
-                (row.seat0_id, row.seat1_id),
-                rules,
-                row.move_seconds,
-                start=row.kind == "arena",
-            )
+            async with gate:
+                await self.rooms.create_tournament_room(
+                    row.room_code,
+                    (row.seat0_id, row.seat1_id),
+                    rules,
+                    row.move_seconds,
+                    start=row.kind == "arena",
+                )
             for player in (row.seat0_id, row.seat1_id):
                 await self._tell(player, tournament_paired(tournament_id, row.room_code))
-            made += 1
-        return made
+
+        await asyncio.gather(*(make(row) for row in rows))
+        return len(rows)
 
     async def _changed(self, tournament_id: str) -> None:
         players = await self.db.read(partial(queries.players_of, tournament_id=tournament_id))
@@ -265,17 +279,46 @@ class Tournaments:
 
     def start(self) -> None:
         self._loop = asyncio.create_task(self._forever())
+        self._ears = asyncio.create_task(self._listen())
+
+    async def _listen(self) -> None:
+        """A tournament match ended (in any process): step now, not at the next tick."""
+        while True:
+            try:
+                subscription = await self.bus.subscribe(TOURNAMENT_ENDS)
+                try:
+                    async for _ in subscription:
+                        self._wake.set()
+                finally:
+                    await subscription.close()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # pragma: no cover - the ticks go on; listen again
+                log.warning("tournaments stopped hearing match ends; listening again")
+                await self.clock.sleep_until(self.clock.now() + TICK_SECONDS)
 
     async def _forever(self) -> None:
         while True:
+            self._wake.clear()
             try:
                 await self.tick()
             except Exception:  # pragma: no cover - the next tick tries again
                 log.exception("a tournament step failed")
-            await self.clock.sleep_until(self.clock.now() + TICK_SECONDS)
+            if self._wake.is_set():
+                continue
+            sleeping = asyncio.ensure_future(
+                self.clock.sleep_until(self.clock.now() + TICK_SECONDS)
+            )
+            woken = asyncio.ensure_future(self._wake.wait())
+            try:
+                await asyncio.wait((sleeping, woken), return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for waiting in (sleeping, woken):
+                    waiting.cancel()
 
     async def stop(self) -> None:
-        if self._loop is not None:
-            self._loop.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._loop
+        for task in (self._loop, self._ears):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task

@@ -178,7 +178,7 @@ export interface Action {
 
 // -- HTTP answers the client reads ----------------------------------------------------------------
 
-export type RoomKind = "practice" | "friend" | "quick";
+export type RoomKind = "practice" | "friend" | "quick" | "tournament";
 
 export interface RoomInfo {
   code: string;

@@ -230,3 +230,35 @@ async def test_one_process_holds_the_lease_until_it_runs_out(settings: Any) -> N
         await clock.advance(11)  # the first died: its lease ran out
         assert await other.step(tid)
         assert not await services.tournaments.step(tid)  # and it cannot take it back
+
+
+async def test_the_site_schedule_makes_each_arena_once_and_a_thin_knockout_is_cancelled(
+    database_url: str, tmp_path: Path
+) -> None:
+    settings = server_settings(tmp_path, database_url=database_url, arena_every_minutes=60)
+    clock = ManualClock(1_800_000_000.0)  # 08:00 UTC on the hour
+    async with running_server(settings, clock) as running, Client(running) as alone:
+        services = running.services
+        await services.tournaments.stop()
+        twin = Tournaments(
+            services.db, services.rooms, services.bus, clock, services.settings, owner="twin"
+        )
+        # The loop's first tick made the next hour's arena; another process tries the same
+        # slot: nothing more is stored.
+        assert await twin.schedule() is None
+        listed = (await alone.http.get("/api/tournaments")).json()
+        assert len(listed["tournaments"]) == 1
+        assert listed["tournaments"][0]["starts_at"] == clock.now() + 3600
+        assert listed["tournaments"][0]["kind"] == "arena"
+
+        made = await alone.http.post(
+            "/api/tournaments", json={"max_players": 4, "starts_in_minutes": 1}
+        )
+        assert made.status_code == 201
+        knockout = made.json()["id"]
+        assert knockout not in [
+            t["id"] for t in (await alone.http.get("/api/tournaments")).json()["tournaments"]
+        ]  # private: only its link finds it
+        await clock.advance(61)
+        await services.tournaments.step(knockout)
+        assert (await look(alone, knockout))["status"] == "cancelled"

@@ -166,11 +166,13 @@ def check_in(connection: Connection, tournament_id: str, player_id: str) -> tupl
     return match.room_code, came == number
 
 
-def active(connection: Connection) -> list[str]:
-    """Tournaments not over yet, oldest start first."""
+def active(connection: Connection, now: float) -> list[str]:
+    """Tournaments to step: started (by their time), not over yet, oldest start first."""
     return list(
         connection.execute(
-            select(_T.c.id).where(_T.c.status.in_(ACTIVE)).order_by(_T.c.starts_at)
+            select(_T.c.id)
+            .where(_T.c.status.in_(ACTIVE), _T.c.starts_at <= now)
+            .order_by(_T.c.starts_at)
         ).scalars()
     )
 

@@ -66,6 +66,8 @@ class Tournaments:
         self._loop: asyncio.Task[None] | None = None
         self._ears: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
+        self._scheduled: int | None = None
+        """The start of the last schedule slot this process made sure of."""
         self._lock = asyncio.Lock()
 
     # -- creating and joining ----------------------------------------------------------------
@@ -203,7 +205,10 @@ class Tournaments:
             return None
         now = self.clock.now()
         starts = (int(now) // every + 1) * every
+        if starts == self._scheduled:
+            return None  # this process saw to that slot already: no write every tick
         minutes = self.settings.arena_minutes
+        self._scheduled = starts
         return await self.create_arena(
             f"Arena {minutes}",
             float(starts),
@@ -218,7 +223,8 @@ class Tournaments:
         async with self._lock:
             await self.schedule()
             stepped = 0
-            for tournament_id in await self.db.read(queries.active):
+            now = self.clock.now()
+            for tournament_id in await self.db.read(partial(queries.active, now=now)):
                 stepped += await self.step(tournament_id)
             return stepped
 

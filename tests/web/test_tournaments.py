@@ -4,9 +4,7 @@ bracket (seeds, byes) once it starts; in id, en and fi, at phone and desktop siz
 
 from __future__ import annotations
 
-import shutil
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -18,12 +16,11 @@ from bidak.server.shared.store.models import TournamentRow
 from tests.web.conftest import DESKTOP, PHONE, screenshot
 from tests.web.helpers import set_language, untranslated
 
-KEPT = Path(__file__).resolve().parent / "screenshots"
-
 
 def keep(page: Any, name: str) -> None:
-    """A screenshot, also kept with the tests (committed, so a reviewer sees the pages)."""
-    shutil.copy(screenshot(page, name), KEPT / f"{name}.png")
+    """A screenshot in artifacts/screenshots/; copies of a run's are committed in
+    tests/web/screenshots/ for a reviewer (by hand: a test run changes no committed file)."""
+    screenshot(page, name)
 
 
 def test_joining_an_arena_from_the_lobby_then_being_paired(server: Any, pages: Any) -> None:

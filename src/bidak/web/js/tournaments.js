@@ -263,6 +263,22 @@ export function mountTournament(root, id, { navigate }) {
     );
   }
 
+  /** A knockout before its start: who has joined (the seeds are drawn at the start). */
+  function entrants(/** @type {TournamentView} */ v) {
+    return h(
+      "section",
+      { class: "card", id: "tour-entrants" },
+      tx("tour.entrants", { n: v.players, max: v.max_players }, "h3"),
+      v.standings.length
+        ? h(
+            "ul",
+            { class: "tour-entrants" },
+            v.standings.map((row) => h("li", { "data-player": row.id }, raw(row.name, "span", { dir: "auto" }))),
+          )
+        : tx("tour.empty", null, "p", { class: "muted" }),
+    );
+  }
+
   function standings(/** @type {TournamentView} */ v) {
     return h(
       "section",
@@ -372,7 +388,7 @@ export function mountTournament(root, id, { navigate }) {
         { class: "tournament", id: "tournament", "data-status": v.status },
         header(v),
         nextMatch(v),
-        v.kind === "knockout" && v.bracket ? bracket(v) : standings(v),
+        v.kind === "arena" ? standings(v) : v.bracket ? bracket(v) : entrants(v),
         button("nav.lobby", () => navigate("/"), { class: "btn ghost small" }),
       ),
     );

@@ -11,6 +11,7 @@ import httpx
 from sqlalchemy import update
 from sqlalchemy.engine import Connection
 
+from bidak.match import ForfeitMatch
 from bidak.server.shared.clocks import ManualClock
 from bidak.server.shared.store.models import TournamentRow
 from tests.web.conftest import DESKTOP, PHONE, screenshot
@@ -54,7 +55,24 @@ def test_joining_an_arena_from_the_lobby_then_being_paired(server: Any, pages: A
     running.call(tournaments.tick)
     for page in (alice, bob):
         page.wait_for_selector("#main svg.board")
-    assert alice.url.split("#/room/")[1] == bob.url.split("#/room/")[1]
+    room = alice.url.split("#/room/")[1]
+    assert room == bob.url.split("#/room/")[1]
+
+    # Bob gives up; a third player comes. From her finished table Alice is taken to the
+    # tournament's page, where her next match waits (Bob may not meet her twice in a row).
+    bob_id = bob.evaluate("() => fetch('/api/me').then((r) => r.json())")["id"]
+    running.call(lambda: running.services.rooms.submit(room, bob_id, ForfeitMatch, None))
+    alice.wait_for_selector("#match-over")
+    with httpx.Client(base_url=running.base, headers={"Origin": running.base}) as carol:
+        carol.get("/api/me").raise_for_status()
+        carol.post(f"/api/tournaments/{tid}/join").raise_for_status()
+    running.call(tournaments.tick)
+    alice.wait_for_selector("#tour-next #tour-play")
+    assert alice.url.endswith(f"#/t/{tid}")
+    first = alice.query_selector("#tour-standings tbody tr")
+    assert first is not None
+    numbers = [cell.inner_text() for cell in first.query_selector_all("td.num")]
+    assert numbers[-2:] == ["2", "1"]  # Alice leads: 2 points, 1 played
 
     alice.goto(f"/#/t/{tid}")
     alice.wait_for_selector("#tour-next #tour-play")

@@ -76,6 +76,39 @@ def bots(
         console.print(table)
 
 
+@app.command("arena")
+def arena(
+    players: Annotated[int, typer.Option(min=4, help="players in the arena")] = 200,
+    matches: Annotated[int, typer.Option(min=1, help="matches ended in all")] = 300,
+    batch: Annotated[int, typer.Option(min=1, help="matches ended at once")] = 10,
+    gap: Annotated[float, typer.Option(min=0.0, help="seconds between two batches")] = 1.0,
+    database_url: Annotated[
+        str | None, typer.Option(help="e.g. postgresql://... [a SQLite file of its own]")
+    ] = None,
+) -> None:
+    """An arena of many players on one server in this process: after a match ends, how long
+    until its players are paired again (the issue's bar: p99 <= 2 s)."""
+    import asyncio
+
+    from bidak.bench.arena import quantile, run_arena
+
+    result = asyncio.run(run_arena(players, matches, batch, gap, database_url))
+    table = Table(title=f"arena of {result.players} players, {result.ended} matches ended")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    waits, ticks = result.waits, result.ticks
+    table.add_row("paired again", str(len(waits)))
+    table.add_row("not paired again (only their last opponent free)", str(result.unpaired))
+    for label, q in (("p50", 0.5), ("p99", 0.99), ("max", 1.0)):
+        table.add_row(f"{label} s, match end to next pairing", f"{quantile(waits, q):.3f}")
+    table.add_row("ticks", str(len(ticks)))
+    for label, q in (("p50", 0.5), ("p99", 0.99)):
+        table.add_row(
+            f"{label} ms, one tick (results, pairing, rooms)", f"{1000 * quantile(ticks, q):.1f}"
+        )
+    console.print(table)
+
+
 @app.command("server")
 def server(
     matches: Annotated[int, typer.Option(help="concurrent friend matches (two clients each)")] = 50,

@@ -169,7 +169,8 @@ export type ServerMessage =
   | PongMessage
   | QuickMessage
   | RematchMessage
-  | TalkMessage;
+  | TalkMessage
+  | TournamentMessage;
 
 /** What `Connection` reports: connecting, open, lost (reconnecting), replaced (closed 4001). */
 export type ConnectionStatus = "connecting" | "open" | "lost" | "replaced";
@@ -184,7 +185,7 @@ export interface Action {
 
 // -- HTTP answers the client reads ----------------------------------------------------------------
 
-export type RoomKind = "practice" | "friend" | "quick";
+export type RoomKind = "practice" | "friend" | "quick" | "tournament";
 
 export interface RoomInfo {
   code: string;
@@ -517,3 +518,86 @@ declare global {
     };
   }
 }
+
+// Tournaments (docs/tournaments.md)
+export type TournamentKind = "arena" | "knockout";
+export type TournamentStatus = "open" | "running" | "finished" | "cancelled";
+
+export interface TournamentItem {
+  id: string;
+  kind: TournamentKind;
+  name: string;
+  status: TournamentStatus;
+  starts_at: number;
+  ends_at: number | null;
+  length: number;
+  move_seconds: number;
+  players: number;
+}
+
+export interface TournamentList {
+  now: number;
+  tournaments: TournamentItem[];
+}
+
+export interface TournamentStanding {
+  rank: number;
+  id: string;
+  name: string;
+  score: number;
+  wins: number;
+  played: number;
+  streak: number;
+  playing: boolean;
+  paused: boolean;
+}
+
+export interface BracketSeat {
+  id: string;
+  name: string;
+  seed: number;
+}
+
+export interface BracketSlot {
+  a: BracketSeat | null;
+  b: BracketSeat | null;
+  winner: string | null;
+  how: "played" | "bye" | "forfeit" | null;
+  room: string | null;
+}
+
+export interface NextMatch {
+  room: string;
+  opponent: string;
+  opponent_name: string;
+  started: boolean;
+  round: number | null;
+}
+
+export interface TournamentView {
+  id: string;
+  kind: TournamentKind;
+  name: string;
+  status: TournamentStatus;
+  now: number;
+  starts_at: number;
+  ends_at: number | null;
+  round_deadline: number | null;
+  lengths: number[];
+  move_seconds: number;
+  max_players: number;
+  players: number;
+  private: boolean;
+  winner: string | null;
+  winner_name: string | null;
+  joined: boolean;
+  paused: boolean;
+  standings: TournamentStanding[];
+  bracket: BracketSlot[][] | null;
+  current_round: number | null;
+  next_match: NextMatch | null;
+}
+
+export type TournamentMessage =
+  | { type: "tournament"; state: "paired"; tournament: string; room: string }
+  | { type: "tournament"; state: "changed"; tournament: string; version: number };

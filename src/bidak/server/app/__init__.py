@@ -46,6 +46,8 @@ from bidak.server.shared.metrics import router as metrics_router
 from bidak.server.shared.security import Refused, SiteCheck, SiteGuard, refuse_socket
 from bidak.server.shared.settings import Settings
 from bidak.server.shared.store.db import Database
+from bidak.server.tournaments import routes as tournaments_routes
+from bidak.server.tournaments.service import Tournaments
 from bidak.server.wallet import routes as wallet
 from bidak.server.wallet.service import Wallets
 
@@ -134,6 +136,7 @@ def create_app(
             on_collection=metrics.observe_collection if metrics else lambda collection: None,
         )
         accounts = Accounts(db, outbox, the_clock, limits, signer)
+        tournaments = Tournaments(db, service, bus, the_clock, settings)
         app.state.services = Services(
             settings,
             db,
@@ -150,12 +153,14 @@ def create_app(
             quick,
             accounts,
             signer,
+            tournaments,
             monitor,
             metrics,
         )
         await sockets.start()
         await service.start()
         quick.start()
+        tournaments.start()
         db.start_checkpoints()
         collector = None
         if settings.gc_freeze_seconds is not None:
@@ -187,6 +192,7 @@ def create_app(
             if collector is not None:
                 await collector.stop()
             await quick.stop()
+            await tournaments.stop()
             if outbox is not None:
                 await outbox.close()
             await service.stop()
@@ -213,6 +219,7 @@ def create_app(
     app.include_router(wallet.router)
     app.include_router(quick_match.router)
     app.include_router(community.router)
+    app.include_router(tournaments_routes.router)
     app.include_router(identity.router)
     app.include_router(ws.router)
     app.include_router(metrics_router)

@@ -24,6 +24,7 @@ from bidak.server.shared.loop_monitor import LoopMonitor
 from bidak.server.shared.metrics import Metrics
 from bidak.server.shared.settings import Settings
 from bidak.server.shared.store.db import Database
+from bidak.server.tournaments.service import Tournaments
 from bidak.server.wallet.service import Wallets
 
 
@@ -45,6 +46,7 @@ class Services:
     accounts: Accounts
     signer: Signer
     """Signs short-lived, purpose-bound tokens with ``BIDAK_SECRET_KEY``."""
+    tournaments: Tournaments
     monitor: LoopMonitor | None = None
     """The event loop's lag and the collector's pauses (:mod:`bidak.server.shared.loop_monitor`)."""
     metrics: Metrics | None = None

@@ -31,7 +31,9 @@ _NAMES = select(_PLAYERS.c.id, _PLAYERS.c.name).where(
 _SEATED = select(_PLAYERS.c.id, _PLAYERS.c.name, _PLAYERS.c.rating).where(
     _PLAYERS.c.id.in_(bindparam("ids", expanding=True))
 )
-_LISTED = _ROOMS.c.kind.in_([RoomKind.QUICK.value, RoomKind.FRIEND.value])
+_LISTED = _ROOMS.c.kind.in_(
+    [RoomKind.QUICK.value, RoomKind.FRIEND.value, RoomKind.TOURNAMENT.value]
+)
 
 LEADERS = 100
 MIN_EXPERIENCE = 50

@@ -9,7 +9,15 @@ messages (``wire/``), and the rooms' and matches' queries.
 
 from bidak.server.play.deps import PlayDep, PlayServices
 from bidak.server.play.dice import all_dice
-from bidak.server.play.room import RoomError, RoomKind, bot_seat_name, is_bot_seat, seat_of
+from bidak.server.play.room import (
+    TOURNAMENT_ENDS,
+    RoomError,
+    RoomKind,
+    bot_seat_name,
+    is_bot_seat,
+    new_room_code,
+    seat_of,
+)
 from bidak.server.play.service import RoomService
 from bidak.server.play.wire.messages import (
     QuickMessage,
@@ -17,9 +25,12 @@ from bidak.server.play.wire.messages import (
     quick_offer,
     quick_paired,
     quick_waiting,
+    tournament_changed,
+    tournament_paired,
 )
 
 __all__ = [
+    "TOURNAMENT_ENDS",
     "PlayDep",
     "PlayServices",
     "QuickMessage",
@@ -29,9 +40,12 @@ __all__ = [
     "all_dice",
     "bot_seat_name",
     "is_bot_seat",
+    "new_room_code",
     "quick_left",
     "quick_offer",
     "quick_paired",
     "quick_waiting",
     "seat_of",
+    "tournament_changed",
+    "tournament_paired",
 ]

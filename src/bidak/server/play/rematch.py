@@ -45,6 +45,8 @@ async def rematch(rooms: RoomService, code: str, player_id: str) -> Rematch:
     seat = seat_of(room, player_id)
     if seat is None:
         raise RoomError("not_seated", "Only the players of this match can ask for a rematch")
+    if room.kind is RoomKind.TOURNAMENT:
+        raise RoomError("tournament", "A tournament decides who plays next: no rematch")
     if room.match_id is None or not (await rooms.live(room.match_id)).finished:
         raise RoomError("not_over", "A rematch can be asked for when the match is over")
     store = RematchOffers(rooms.store.db)

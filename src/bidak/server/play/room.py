@@ -27,6 +27,8 @@ class RoomKind(StrEnum):
     """Two people: the creator and whoever opens the invite link first."""
     QUICK = "quick"
     """Two people quick match paired; always rated."""
+    TOURNAMENT = "tournament"
+    """Two people a tournament paired (``bidak.server.tournaments``); always rated, no rematch."""
 
 
 class RoomError(Refusal):
@@ -50,6 +52,11 @@ class Room:
     match_id: str | None
     rated: bool
     private: bool
+
+
+TOURNAMENT_ENDS = "bidak:tournament-ends"
+"""Where every process hears that a tournament room's match ended (``{"room": code}``), so the
+process running that tournament steps it now rather than at its next tick."""
 
 
 def room_channel(code: str) -> str:

@@ -30,6 +30,7 @@ from bidak.server.play.dice import new_seed
 from bidak.server.play.options import FriendOptions, PracticeOptions
 from bidak.server.play.queries import Claim, RoomStore, room_value
 from bidak.server.play.room import (
+    TOURNAMENT_ENDS,
     Room,
     RoomError,
     RoomKind,
@@ -83,6 +84,14 @@ class RoomService:
         self.timers.schedule(live)
         if live.finished:
             self.bots.forget(live.match_id)
+            if live.room.kind is RoomKind.TOURNAMENT:
+                self.tasks.spawn(self._tell_tournaments(live.room.code), "tournament end")
+
+    async def _tell_tournaments(self, code: str) -> None:
+        try:
+            await self.bus.publish(TOURNAMENT_ENDS, {"room": code})
+        except Exception:  # the tournaments' next tick finds the end in the database
+            return
 
     # -- life cycle --------------------------------------------------------------------------
 
@@ -168,6 +177,48 @@ class RoomService:
             )
         )
         return [next(started) if ok else None for ok in stored]
+
+    async def create_tournament_room(
+        self,
+        code: str,
+        seats: tuple[str, str],
+        rules: RuleSet,
+        move_seconds: int,
+        *,
+        start: bool,
+    ) -> Room:
+        """The rated room ``code`` of a tournament's match (made once: the room as stored when
+        it exists already); its match started at once when ``start``, else by
+        :meth:`start_tournament_match` when both players have come."""
+        room = await self.store.room(code)
+        if room is None:
+            try:
+                room = await self.new_room(
+                    seats[0],
+                    RoomKind.TOURNAMENT,
+                    rules,
+                    seats=seats,
+                    code=code,
+                    move_seconds=move_seconds,
+                    rated=True,
+                )
+            except Exception:
+                # Two processes made it at once (a lease handed over): one row was stored.
+                room = await self.store.room(code)
+                if room is None:
+                    raise
+        if start and room.match_id is None:
+            room = await self.actor.start_match(room, rules)
+        return room
+
+    async def start_tournament_match(self, code: str) -> Room:
+        """Start the match of a tournament room made without it (once, however often asked)."""
+        room = await self.store.room(code)
+        if room is None or room.kind is not RoomKind.TOURNAMENT:
+            raise RoomError("not_found", "There is no tournament room with that code")
+        if room.match_id is None:
+            room = await self.actor.start_match(room, rules_from_json(room.rules))
+        return room
 
     async def new_room(
         self,

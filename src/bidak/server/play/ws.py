@@ -85,7 +85,8 @@ class Connection:
             await self.socket.send_text(text)
 
     async def listen_personal(self) -> None:
-        """Forward the player's own messages (quick match) to this socket, wherever it is."""
+        """Forward the player's own messages (quick match, tournaments) to this socket, wherever
+        it is."""
         if self.player is None:
             return
         subscription = await self.services.bus.subscribe(player_channel(self.player.id))
@@ -93,7 +94,7 @@ class Connection:
         async def forward() -> None:
             try:
                 async for message in subscription:
-                    if message.get("type") == "quick":  # a wire message, sent as it is
+                    if message.get("type") in ("quick", "tournament"):  # sent as it is
                         await self.send(message)
             except BusLost:
                 await self.reconnect()

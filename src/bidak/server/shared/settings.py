@@ -93,6 +93,15 @@ class Settings(BaseSettings):
     """Threads for match reviews, which take seconds to minutes each."""
     analysis_waiting: int = Field(default=4, ge=0, le=1000)
     """Hints, and reviews, that may wait for a thread; more are refused with 503 at once."""
+    arena_every_minutes: int = Field(default=60, ge=0, le=24 * 60)
+    """The site's arena schedule: one arena starts every so many minutes, on the clock (0: no
+    site arenas). Each appears in the lobby, with a countdown, one period before it starts."""
+    arena_minutes: Literal[30, 60] = 30
+    """How long a site arena lasts."""
+    arena_length: Literal[1, 3] = 1
+    """The match length of site arenas."""
+    arena_move_seconds: Literal[30, 45, 90] = 30
+    """A site arena's move clock."""
     instance_id: str = ""
     """A name for this process in logs (several processes may share a database and a bus)."""
     sweep_seconds: float = Field(default=5.0, gt=0.0, le=600.0)

@@ -3,7 +3,8 @@
 
 /**
  * @import { CheckIn, HintAnswer, HistoryItem, Leaderboard, LiveGame, MatchRating, Me, PlayerProfile,
- *   QuickOptions, QuickStatus, RematchAnswer, Review, RoomInfo, Shop, Wallet, MatchEvents } from "./types.js"
+ *   QuickOptions, QuickStatus, RematchAnswer, Review, RoomInfo, Shop, Wallet, MatchEvents,
+ *   NextMatch, TournamentList, TournamentView } from "./types.js"
  */
 
 export class ApiError extends Error {
@@ -64,6 +65,7 @@ export async function call(method, path, body, extraHeaders = {}) {
 
 const room = (/** @type {string} */ code) => `/api/rooms/${encodeURIComponent(code)}`;
 const match = (/** @type {string} */ id) => `/api/matches/${encodeURIComponent(id)}`;
+const tour = (/** @type {string} */ id) => `/api/tournaments/${encodeURIComponent(id)}`;
 
 export const api = {
   me: () => /** @type {Promise<Me>} */ (call("GET", "/api/me")),
@@ -101,4 +103,15 @@ export const api = {
     /** @type {Promise<PlayerProfile>} */ (call("GET", `/api/players/${encodeURIComponent(id)}`)),
   leaderboard: () => /** @type {Promise<Leaderboard>} */ (call("GET", "/api/leaderboard")),
   live: () => /** @type {Promise<LiveGame[]>} */ (call("GET", "/api/live")),
+  // Tournaments (issue 27)
+  tournaments: () => /** @type {Promise<TournamentList>} */ (call("GET", "/api/tournaments")),
+  tournament: (/** @type {string} */ id) => /** @type {Promise<TournamentView>} */ (call("GET", tour(id))),
+  createKnockout: (/** @type {Record<string, unknown>} */ options) =>
+    /** @type {Promise<{ id: string }>} */ (call("POST", "/api/tournaments", options)),
+  joinTournament: (/** @type {string} */ id) =>
+    /** @type {Promise<TournamentView>} */ (call("POST", `${tour(id)}/join`)),
+  pauseTournament: (/** @type {string} */ id, /** @type {boolean} */ paused) =>
+    call("POST", `${tour(id)}/pause`, { paused }),
+  readyTournament: (/** @type {string} */ id) =>
+    /** @type {Promise<NextMatch | null>} */ (call("POST", `${tour(id)}/ready`)),
 };

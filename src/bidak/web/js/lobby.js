@@ -1,5 +1,5 @@
 // @ts-check
-// The lobby: its cards laid out (quick match, quick.js; practice and friend room, lobby-new.js;
+// The lobby: its cards laid out (quick match, quick.js; tournaments, tournaments.js; practice and friend room, lobby-new.js;
 // join a room; the player's name; coins, coins.js; the matches, lobby-history.js), drawn at once
 // and each filled in when its answer comes.
 import { ApiError, api } from "./api.js";
@@ -9,6 +9,7 @@ import { onLanguage, t } from "./i18n.js";
 import { historyCard } from "./lobby-history.js";
 import { newMatchCards } from "./lobby-new.js";
 import { quickMatch } from "./quick.js";
+import { tournamentsCard } from "./tournaments.js";
 import { toast } from "./ui.js";
 
 /** @import { HistoryItem, ViewContext } from "./types.js" */
@@ -24,6 +25,7 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
   let gone = false;
   const coins = coinsCard({ navigate, session }); // one element, put back at every drawing
   const quick = quickMatch({ navigate, session, me });
+  const tournaments = tournamentsCard({ navigate, session }); // one element, kept across drawings
 
   const { practiceCard, friendCard } = newMatchCards({ navigate, session, redrawFrom });
   const historyOf = () => historyCard(history, navigate);
@@ -153,7 +155,7 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
           "div",
           { class: "lobby-grid" },
           // Practice first: a newcomer's first game, on the first screen of every size.
-          h("div", { class: "col" }, practiceCard(), quick.card(), joinCard()),
+          h("div", { class: "col" }, practiceCard(), quick.card(), tournaments.el, joinCard()),
           h("div", { class: "col" }, friendCard()),
           h("div", { class: "col" }, profileCard(), coins.el, historyOf()),
         ),
@@ -188,5 +190,6 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
     off();
     coins.close();
     quick.stop();
+    tournaments.stop();
   };
 }

@@ -1,7 +1,7 @@
 // @ts-check
 // Boot: language, the header, the visitor's account, and a hash router:
 // #/ lobby · #/room/CODE table · #/review/MATCH review · #/shop the coins shop ·
-// #/leaderboard · #/live · #/player/ID · #/account account; the page an e-mail link opens
+// #/leaderboard · #/live · #/player/ID · #/t/ID a tournament · #/account account; the page an e-mail link opens
 // (/auth/email?token=...) is emaillink.js's, outside the router.
 // The first view is drawn while the module runs, before any network answer: the lobby shows
 // its cards at once and fills in the account when /api/me answers. Every other request waits
@@ -17,6 +17,7 @@ import { mountLeaderboard, mountLive, mountPlayer } from "./players.js";
 import { mountReview } from "./review.js";
 import { openRules } from "./rules.js";
 import { mountTable } from "./table.js";
+import { mountTournament } from "./tournaments.js";
 import { dialog } from "./ui.js";
 
 /** @import { Me } from "./types.js" */
@@ -76,6 +77,7 @@ function route() {
   const room = /^\/room\/([A-Za-z0-9_-]+)/.exec(hash);
   const review = /^\/review\/([A-Za-z0-9_-]+)/.exec(hash);
   const shop = hash === "/shop";
+  const tournament = /^\/t\/([A-Za-z0-9_-]+)$/.exec(hash);
   const community = /^\/(leaderboard|live)$/.exec(hash) || /^\/(player)\/([A-Za-z0-9_-]+)$/.exec(hash);
   /** @param {Me | null} x */
   const setMe = (x) => {
@@ -86,8 +88,10 @@ function route() {
     ? "table"
     : review
       ? "review"
-      : shop
-        ? "shop"
+      : shop || tournament
+        ? tournament
+          ? "tournament"
+          : "shop"
         : community
           ? community[1]
           : account
@@ -100,7 +104,7 @@ function route() {
     unmount = mountAccount(main, { navigate, me: () => me, setMe, session });
     return;
   }
-  if (!room && !review && !shop && !community) {
+  if (!room && !review && !shop && !community && !tournament) {
     unmount = mountLobby(main, { navigate, me: () => me, setMe, session });
     return;
   }
@@ -109,6 +113,7 @@ function route() {
     if (mine !== routed) return; // the visitor went somewhere else meanwhile
     if (room) unmount = mountTable(main, room[1], { navigate });
     else if (shop) unmount = mountShop(main, { navigate });
+    else if (tournament) unmount = mountTournament(main, tournament[1], { navigate });
     else if (review) unmount = mountReview(main, review[1], { navigate });
     else if (!community) return;
     else if (community[1] === "leaderboard") unmount = mountLeaderboard(main, { navigate });

@@ -60,6 +60,10 @@ export function mountTable(root, code, { navigate }) {
     forward: (message) => {
       if (message.type === "talk") talk.onMessage(message);
       else if (message.type === "rematch") after.onMessage(message);
+      else if (message.type === "tournament" && message.state === "paired" && message.room !== code) {
+        // The next match of a tournament: from a finished table, to the tournament's page.
+        if (v.table?.phase === "match_over") navigate(`/t/${message.tournament}`);
+      }
     },
     onMatchOver: () => dialogs.matchOver(),
   });

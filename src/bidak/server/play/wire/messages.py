@@ -311,6 +311,33 @@ def quick_left() -> QuickLeft:
 
 
 @with_config(_STRICT)
+class TournamentPaired(TypedDict):
+    type: Literal["tournament"]
+    state: Literal["paired"]
+    tournament: Annotated[str, Field(description="the tournament's id")]
+    room: Annotated[str, Field(description="the room of the player's next match")]
+
+
+@with_config(_STRICT)
+class TournamentChanged(TypedDict):
+    type: Literal["tournament"]
+    state: Literal["changed"]
+    tournament: Annotated[str, Field(description="the tournament's id")]
+    version: Annotated[int, Field(description="grows with each change: fetch the standings")]
+
+
+TournamentMessage = Annotated[TournamentPaired | TournamentChanged, Field(discriminator="state")]
+
+
+def tournament_paired(tournament: str, room: str) -> TournamentPaired:
+    return {"type": "tournament", "state": "paired", "tournament": tournament, "room": room}
+
+
+def tournament_changed(tournament: str, version: int) -> TournamentChanged:
+    return {"type": "tournament", "state": "changed", "tournament": tournament, "version": version}
+
+
+@with_config(_STRICT)
 class RematchOffered(TypedDict):
     type: Literal["rematch"]
     state: Literal["offered"]
@@ -357,7 +384,8 @@ ServerMessage: TypeAdapter[Any] = TypeAdapter(
         | PongMessage
         | QuickMessage
         | RematchMessage
-        | TalkMessage,
+        | TalkMessage
+        | TournamentMessage,
         Field(discriminator="type"),
     ]
 )
@@ -381,6 +409,12 @@ SERVER_MESSAGES: Final[tuple[tuple[str, Any, str | None], ...]] = (
         "At a finished room: a rematch offer, and the new room once accepted.",
     ),
     ("talk", TalkMessage, None),
+    (
+        "tournament",
+        TournamentMessage,
+        "To each player of a tournament, on every socket of theirs: their next match's room,"
+        " and that the standings or the bracket changed.",
+    ),
 )
 """Each wire name, its message (or union of messages by ``state``) and, for a union, when it
 is sent (a message's docstring says it otherwise), in the docs' order."""

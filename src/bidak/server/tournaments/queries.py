@@ -1,0 +1,509 @@
+"""Tournaments' transactions (each inside ``Database.write``) and reads.
+
+:func:`step` is the one transaction that moves a tournament on: it first takes or renews the
+tournament's lease with one conditional update (so of two processes exactly one holds it, and a
+holder that lost it changes nothing), then records the matches that ended (a result is written
+with its match marked decided, so it counts once), and plans the next matches (their rows, with
+the room codes to make, before any room exists: a process that dies after the commit leaves a
+plan the next holder carries out).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from sqlalchemy import Table, and_, func, insert, or_, select, update
+from sqlalchemy.engine import Connection
+
+from bidak.server.shared.refusal import Refusal
+from bidak.server.shared.store.models import (
+    EntrantRow,
+    PlayerRow,
+    RatedMatchRow,
+    RoomRow,
+    TournamentMatchRow,
+    TournamentRow,
+)
+from bidak.server.shared.store.rows import insert_rows
+from bidak.tournament import (
+    ArenaEntrant,
+    Bracket,
+    arena_pairs,
+    forfeit_absent,
+    length_of_round,
+    new_bracket,
+    record_result,
+)
+from bidak.tournament.knockout import advance, from_json, to_json
+
+_T = cast(Table, TournamentRow.__table__)
+_E = cast(Table, EntrantRow.__table__)
+_M = cast(Table, TournamentMatchRow.__table__)
+_ROOMS = cast(Table, RoomRow.__table__)
+_RATED = cast(Table, RatedMatchRow.__table__)
+_PLAYERS = cast(Table, PlayerRow.__table__)
+
+ACTIVE = ("open", "running")
+
+
+class TournamentError(Refusal):
+    """A tournament request the server refuses (see :class:`Refusal`)."""
+
+
+@dataclass
+class Step:
+    """What one step did: matches to make rooms for, and whether anything changed."""
+
+    planned: list[TournamentMatchRow] = field(default_factory=list)
+    changed: bool = False
+    finished: bool = False
+
+
+def create(connection: Connection, row: TournamentRow) -> bool:
+    """Store a new tournament; False (nothing stored) when a site arena of the same schedule
+    slot is stored already."""
+    if row.schedule_key is not None:
+        found = connection.execute(
+            select(_T.c.id).where(_T.c.schedule_key == row.schedule_key)
+        ).first()
+        if found is not None:
+            return False
+    insert_rows(connection, [row])
+    return True
+
+
+def _tournament(connection: Connection, tournament_id: str, lock: bool = False) -> Any:
+    query = select(_T).where(_T.c.id == tournament_id)
+    found = connection.execute(query.with_for_update() if lock else query).first()
+    if found is None:
+        raise TournamentError("not_found", "There is no tournament with that link")
+    return found
+
+
+def join(
+    connection: Connection, tournament_id: str, player_id: str, rating: float, now: float
+) -> None:
+    """Enter the player (in an arena again: back from a pause). Refused when the tournament is
+    over, a knockout has started, or it is full."""
+    t = _tournament(connection, tournament_id, lock=True)
+    entrant = connection.execute(
+        select(_E.c.player_id).where(_E.c.tournament_id == t.id, _E.c.player_id == player_id)
+    ).first()
+    if entrant is not None:
+        if t.kind == "arena":
+            connection.execute(
+                update(_E)
+                .where(_E.c.tournament_id == t.id, _E.c.player_id == player_id)
+                .values(paused=False)
+            )
+        return
+    if t.status not in ACTIVE or (t.kind == "arena" and t.ends_at is not None and now >= t.ends_at):
+        raise TournamentError("over", "This tournament is over")
+    if t.kind == "knockout" and t.status != "open":
+        raise TournamentError("started", "This knockout has started; nobody can join now")
+    count = connection.execute(
+        select(func.count()).select_from(_E).where(_E.c.tournament_id == t.id)
+    ).scalar_one()
+    if count >= t.max_players:
+        raise TournamentError("full", "This tournament is full")
+    connection.execute(
+        insert(_E).values(
+            tournament_id=t.id,
+            player_id=player_id,
+            rating=rating,
+            joined_at=now,
+            score=0,
+            streak=0,
+            wins=0,
+            played=0,
+            paused=False,
+        )
+    )
+
+
+def set_paused(connection: Connection, tournament_id: str, player_id: str, paused: bool) -> None:
+    """Pause (no new pairing; a match in play goes on) or come back."""
+    t = _tournament(connection, tournament_id)
+    if t.kind != "arena":
+        raise TournamentError("not_arena", "Only an arena can be paused")
+    done = connection.execute(
+        update(_E)
+        .where(_E.c.tournament_id == tournament_id, _E.c.player_id == player_id)
+        .values(paused=paused)
+    ).rowcount
+    if not done:
+        raise TournamentError("not_joined", "Join the tournament first")
+
+
+def check_in(connection: Connection, tournament_id: str, player_id: str) -> tuple[str, bool] | None:
+    """The player came to their knockout match of the current round: (its room, whether the
+    opponent came too); None if they have no match to play now."""
+    t = _tournament(connection, tournament_id)
+    if t.kind != "knockout" or t.status != "running" or t.bracket is None:
+        return None
+    number = from_json(t.bracket).current_round
+    match = connection.execute(
+        select(_M).where(
+            _M.c.tournament_id == t.id,
+            _M.c.round == number,
+            _M.c.winner_id.is_(None),
+            or_(_M.c.seat0_id == player_id, _M.c.seat1_id == player_id),
+        )
+    ).first()
+    if match is None:
+        return None
+    connection.execute(
+        update(_E)
+        .where(_E.c.tournament_id == t.id, _E.c.player_id == player_id)
+        .values(ready_round=number)
+    )
+    other = match.seat1_id if match.seat0_id == player_id else match.seat0_id
+    came = connection.execute(
+        select(_E.c.ready_round).where(_E.c.tournament_id == t.id, _E.c.player_id == other)
+    ).scalar_one_or_none()
+    return match.room_code, came == number
+
+
+def active(connection: Connection, now: float) -> list[str]:
+    """Tournaments to step: started (by their time), not over yet, oldest start first."""
+    return list(
+        connection.execute(
+            select(_T.c.id)
+            .where(_T.c.status.in_(ACTIVE), _T.c.starts_at <= now)
+            .order_by(_T.c.starts_at)
+        ).scalars()
+    )
+
+
+def _take_lease(
+    connection: Connection, tournament_id: str, owner: str, now: float, seconds: float
+) -> bool:
+    taken = connection.execute(
+        update(_T)
+        .where(
+            _T.c.id == tournament_id,
+            _T.c.status.in_(ACTIVE),
+            or_(
+                _T.c.lease_owner == owner,
+                _T.c.lease_owner.is_(None),
+                _T.c.lease_until < now,
+            ),
+        )
+        .values(lease_owner=owner, lease_until=now + seconds)
+    )
+    return bool(taken.rowcount)
+
+
+def _entrants(connection: Connection, tournament_id: str) -> dict[str, Any]:
+    return {
+        row.player_id: row
+        for row in connection.execute(
+            select(_E).where(_E.c.tournament_id == tournament_id).order_by(_E.c.player_id)
+        )
+    }
+
+
+def _arena_entrant(row: Any) -> ArenaEntrant:
+    return ArenaEntrant(
+        row.player_id,
+        row.rating,
+        score=row.score,
+        streak=row.streak,
+        wins=row.wins,
+        played=row.played,
+        last_opponent=row.last_opponent,
+        playing=row.room_code is not None,
+        paused=bool(row.paused),
+    )
+
+
+def _save_entrant(connection: Connection, tournament_id: str, e: ArenaEntrant) -> None:
+    connection.execute(
+        update(_E)
+        .where(_E.c.tournament_id == tournament_id, _E.c.player_id == e.player)
+        .values(
+            score=e.score,
+            streak=e.streak,
+            wins=e.wins,
+            played=e.played,
+            last_opponent=e.last_opponent,
+            room_code=None,
+        )
+    )
+
+
+def _ended(connection: Connection, tournament_id: str) -> list[Any]:
+    """Undecided matches of the tournament whose rated end is stored: (match row, winner)."""
+    return list(
+        connection.execute(
+            select(_M, _RATED.c.winner_id.label("won_by"))
+            .join(_ROOMS, _ROOMS.c.code == _M.c.room_code)
+            .join(_RATED, _RATED.c.match_id == _ROOMS.c.match_id)
+            .where(_M.c.tournament_id == tournament_id, _M.c.winner_id.is_(None))
+            .order_by(_M.c.created_at, _M.c.room_code)
+        )
+    )
+
+
+def _decide(connection: Connection, room_code: str, winner: str, how: str) -> None:
+    connection.execute(
+        update(_M)
+        .where(_M.c.room_code == room_code, _M.c.winner_id.is_(None))
+        .values(winner_id=winner, how=how)
+    )
+
+
+def _plan(
+    connection: Connection,
+    t: Any,
+    code: str,
+    seats: tuple[str, str],
+    length: int,
+    now: float,
+    place: tuple[int, int] | None = None,
+) -> TournamentMatchRow:
+    row = TournamentMatchRow(
+        room_code=code,
+        tournament_id=t.id,
+        round=None if place is None else place[0],
+        slot=None if place is None else place[1],
+        seat0_id=seats[0],
+        seat1_id=seats[1],
+        length=length,
+        created_at=now,
+        winner_id=None,
+        how=None,
+    )
+    insert_rows(connection, [row])
+    return row
+
+
+def step(
+    connection: Connection,
+    tournament_id: str,
+    owner: str,
+    now: float,
+    lease_seconds: float,
+    new_code: Callable[[], str],
+) -> Step | None:
+    """Move the tournament on, if ``owner`` holds (or may take) its lease; None if another
+    process holds it. ``new_code`` makes the room code of each match planned."""
+    if not _take_lease(connection, tournament_id, owner, now, lease_seconds):
+        return None
+    t = _tournament(connection, tournament_id, lock=True)
+    fresh = _codes(new_code)
+    if t.kind == "arena":
+        return _arena_step(connection, t, now, fresh)
+    return _knockout_step(connection, t, now, fresh)
+
+
+def _codes(new_code: Callable[[], str]) -> Iterator[str]:
+    while True:
+        yield new_code()
+
+
+def _arena_step(connection: Connection, t: Any, now: float, fresh: Iterator[str]) -> Step:
+    done = Step()
+    entrants = _entrants(connection, t.id)
+    for ended in _ended(connection, t.id):
+        loser = ended.seat1_id if ended.won_by == ended.seat0_id else ended.seat0_id
+        won, lost = record_result(
+            _arena_entrant(entrants[ended.won_by]), _arena_entrant(entrants[loser])
+        )
+        for entrant in (won, lost):
+            _save_entrant(connection, t.id, entrant)
+        _decide(connection, ended.room_code, ended.won_by, "played")
+        done.changed = True
+    if done.changed:
+        entrants = _entrants(connection, t.id)
+    if t.status == "open" and now >= t.starts_at:
+        connection.execute(update(_T).where(_T.c.id == t.id).values(status="running"))
+        done.changed = True
+    over = t.ends_at is not None and now >= t.ends_at
+    if now >= t.starts_at and not over:
+        length = int(t.lengths["rounds"][0])
+        for a, b in arena_pairs(_arena_entrant(row) for row in entrants.values()):
+            code = next(fresh)
+            done.planned.append(_plan(connection, t, code, (a.player, b.player), length, now))
+            connection.execute(
+                update(_E)
+                .where(_E.c.tournament_id == t.id, _E.c.player_id.in_([a.player, b.player]))
+                .values(room_code=code)
+            )
+            done.changed = True
+    if over and not any(row.room_code for row in entrants.values()):
+        ranked = sorted(
+            entrants.values(), key=lambda r: (-r.score, -r.wins, -r.rating, r.player_id)
+        )
+        winner = ranked[0].player_id if ranked and ranked[0].played else None
+        _finish(connection, t.id, "finished", winner)
+        done.changed = done.finished = True
+    return done
+
+
+def _finish(connection: Connection, tournament_id: str, status: str, winner: str | None) -> None:
+    connection.execute(
+        update(_T)
+        .where(_T.c.id == tournament_id)
+        .values(status=status, winner_id=winner, lease_owner=None, lease_until=None)
+    )
+
+
+def _knockout_step(connection: Connection, t: Any, now: float, fresh: Iterator[str]) -> Step:
+    done = Step()
+    if t.status == "open":
+        if now < t.starts_at:
+            return done
+        entrants = _entrants(connection, t.id)
+        if len(entrants) < 4:
+            _finish(connection, t.id, "cancelled", None)
+            done.changed = done.finished = True
+            return done
+        bracket = new_bracket({p: row.rating for p, row in entrants.items()})
+        _save_bracket(connection, t, bracket, now + float(t.round_seconds or 0), "running")
+        t = _tournament(connection, t.id)
+        done.changed = True
+    bracket = from_json(t.bracket)
+    before = bracket.current_round
+    deadline = t.round_deadline
+    for ended in _ended(connection, t.id):
+        if ended.round == bracket.current_round:
+            bracket = advance(bracket, ended.round, ended.slot, ended.won_by)
+            _decide(connection, ended.room_code, ended.won_by, "played")
+            done.changed = True
+    number = bracket.current_round
+    if number is not None and number == before and deadline is not None and now >= deadline:
+        rows = list(
+            connection.execute(
+                select(_M.c.room_code, _M.c.slot, _ROOMS.c.match_id)
+                .join(_ROOMS, _ROOMS.c.code == _M.c.room_code, isouter=True)
+                .where(_M.c.tournament_id == t.id, _M.c.round == number)
+            )
+        )
+        started = {row.slot for row in rows if row.match_id is not None}
+        present = set(
+            connection.execute(
+                select(_E.c.player_id).where(_E.c.tournament_id == t.id, _E.c.ready_round == number)
+            ).scalars()
+        )
+        bracket = forfeit_absent(bracket, present, started)
+        for row in rows:
+            slot = bracket.rounds[number][row.slot]
+            if slot.how == "forfeit" and slot.winner is not None:
+                _decide(connection, row.room_code, slot.winner, "forfeit")
+        done.changed = True
+    if bracket.current_round != before:
+        deadline = now + float(t.round_seconds or 0)
+    if bracket.champion is not None:
+        _save_bracket(connection, t, bracket, None, "finished")
+        _finish(connection, t.id, "finished", bracket.champion)
+        done.changed = done.finished = True
+        return done
+    planned = {
+        row.slot
+        for row in connection.execute(
+            select(_M.c.slot).where(_M.c.tournament_id == t.id, _M.c.round == bracket.current_round)
+        )
+    }
+    lengths = tuple(int(n) for n in t.lengths["rounds"])
+    for number, index, slot in bracket.playable():
+        if index in planned:
+            continue
+        assert slot.a is not None and slot.b is not None
+        length = length_of_round(lengths, number)
+        done.planned.append(
+            _plan(connection, t, next(fresh), (slot.a, slot.b), length, now, (number, index))
+        )
+        done.changed = True
+    if done.changed:
+        _save_bracket(connection, t, bracket, deadline, "running")
+    return done
+
+
+def _save_bracket(
+    connection: Connection, t: Any, bracket: Bracket, deadline: float | None, status: str
+) -> None:
+    connection.execute(
+        update(_T)
+        .where(_T.c.id == t.id)
+        .values(bracket=to_json(bracket), round_deadline=deadline, status=status)
+    )
+
+
+def unmade(connection: Connection, tournament_id: str) -> list[Any]:
+    """Undecided matches whose room is not made, or (arena: started at once) not started:
+    what a process that died between planning and making left, with the tournament's kind
+    and move clock."""
+    return list(
+        connection.execute(
+            select(_M, _T.c.kind, _T.c.move_seconds)
+            .join(_T, _T.c.id == _M.c.tournament_id)
+            .join(_ROOMS, _ROOMS.c.code == _M.c.room_code, isouter=True)
+            .where(
+                _M.c.tournament_id == tournament_id,
+                _M.c.winner_id.is_(None),
+                or_(
+                    _ROOMS.c.code.is_(None),
+                    and_(_T.c.kind == "arena", _ROOMS.c.match_id.is_(None)),
+                ),
+            )
+        )
+    )
+
+
+def players_of(connection: Connection, tournament_id: str) -> list[str]:
+    return list(
+        connection.execute(
+            select(_E.c.player_id).where(_E.c.tournament_id == tournament_id)
+        ).scalars()
+    )
+
+
+# -- reads ---------------------------------------------------------------------------------
+
+
+def view(connection: Connection, tournament_id: str) -> dict[str, Any]:
+    """The tournament, its players (with names) and its matches, as stored now."""
+    t = _tournament(connection, tournament_id)
+    players = [
+        dict(row._mapping)
+        for row in connection.execute(
+            select(_E, _PLAYERS.c.name)
+            .join(_PLAYERS, _PLAYERS.c.id == _E.c.player_id)
+            .where(_E.c.tournament_id == tournament_id)
+        )
+    ]
+    matches = [
+        dict(row._mapping)
+        for row in connection.execute(
+            select(_M, _ROOMS.c.match_id)
+            .join(_ROOMS, _ROOMS.c.code == _M.c.room_code, isouter=True)
+            .where(_M.c.tournament_id == tournament_id)
+            .order_by(_M.c.created_at, _M.c.room_code)
+        )
+    ]
+    return {"tournament": dict(t._mapping), "players": players, "matches": matches}
+
+
+def listing(connection: Connection, since: float, limit: int = 20) -> list[dict[str, Any]]:
+    """Public tournaments not over, and those that ended after ``since``, soonest first, each
+    with its number of players."""
+    count = (
+        select(func.count())
+        .select_from(_E)
+        .where(_E.c.tournament_id == _T.c.id)
+        .scalar_subquery()
+        .label("players")
+    )
+    rows = connection.execute(
+        select(_T, count)
+        .where(
+            _T.c.private.is_(False),
+            or_(_T.c.status.in_(ACTIVE), _T.c.starts_at >= since),
+        )
+        .order_by(_T.c.starts_at)
+        .limit(limit)
+    )
+    return [dict(row._mapping) for row in rows]

@@ -1,0 +1,415 @@
+// @ts-check
+// Tournaments (docs/tournaments.md): the lobby's card (the site's arenas with a countdown, and a
+// knockout of one's own) and the page #/t/ID: the countdown, join, pause, my next match, and the
+// standings (arena) or the bracket (knockout). The page listens on a WebSocket of the player's
+// own for `{"type": "tournament"}`: `changed` fetches the page again, `paired` opens the room.
+// It also asks again every POLL_MS, so a lost message costs a few seconds at most.
+import { ApiError, api } from "./api.js";
+import { button, clear, h, raw, tx } from "./dom.js";
+import { onLanguage, t } from "./i18n.js";
+import { copyText, formatClock, toast } from "./ui.js";
+
+/** @import { TournamentItem, TournamentView, BracketSlot, TournamentMessage } from "./types.js" */
+
+const POLL_MS = 5000;
+
+/** "12:34", or "2 h 05" past an hour. */
+function countdown(/** @type {number} */ seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  if (s < 3600) return formatClock(s);
+  return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}`;
+}
+
+/** What the countdown of a tournament counts to, and its label. */
+function clockOf(/** @type {TournamentItem | TournamentView} */ x, /** @type {number} */ now) {
+  if (x.status === "open") return { key: "tour.starts_in", seconds: x.starts_at - now };
+  if (x.status === "running" && x.ends_at !== null) return { key: "tour.ends_in", seconds: x.ends_at - now };
+  if (x.status === "running" && "round_deadline" in x && x.round_deadline !== null)
+    return { key: "tour.round_ends_in", seconds: x.round_deadline - now };
+  return null;
+}
+
+/** Seconds to add to Date.now()/1000 to get the server's time. */
+let skew = 0;
+const serverNow = () => Date.now() / 1000 + skew;
+
+/**
+ * The lobby's card: the site's arenas and public tournaments, each with its countdown.
+ * @param {{ navigate: (path: string) => void, session: Promise<unknown> }} context
+ */
+export function tournamentsCard({ navigate, session }) {
+  /** @type {TournamentItem[] | null} */
+  let items = null;
+  const list = h("div", { class: "tour-list", id: "tour-list" });
+  const el = h("section", { class: "card", id: "tournaments-card" });
+  /** The card's own text, again in each language (the list is drawn every second). */
+  function fill() {
+    clear(el).append(
+      h(
+        "div",
+        { class: "card-head" },
+        h("span", { class: "card-icon icon-trophy", "aria-hidden": "true" }),
+        tx("tour.title", null, "h2"),
+      ),
+      tx("tour.body", null, "p", { class: "muted" }),
+      list,
+      button("tour.create", () => create(), { class: "btn small", id: "tour-create" }),
+    );
+    draw();
+  }
+
+  async function create() {
+    try {
+      const made = await api.createKnockout({ max_players: 8, lengths: [3], starts_in_minutes: 15 });
+      navigate(`/t/${made.id}`);
+    } catch {
+      toast(tx("tour.failed"), "error");
+    }
+  }
+
+  function draw() {
+    const now = serverNow();
+    clear(list);
+    if (items === null) return;
+    if (!items.length) {
+      list.append(tx("tour.none", null, "p", { class: "muted small", id: "tour-none" }));
+      return;
+    }
+    for (const item of items) {
+      const clock = clockOf(item, now);
+      list.append(
+        h(
+          "a",
+          { class: "tour-item", href: `#/t/${item.id}`, "data-tournament": item.id },
+          h(
+            "span",
+            { class: "tour-item-head" },
+            raw(item.name, "strong", { dir: "auto" }),
+            tx(`tour.kind.${item.kind}`, null, "span", { class: "tag" }),
+          ),
+          h(
+            "span",
+            { class: "muted small" },
+            tx("tour.points", { n: item.length }),
+            " · ",
+            tx("tour.players", { n: item.players }),
+            clock ? " · " : null,
+            clock ? tx(clock.key, { time: countdown(clock.seconds) }, "span", { class: "tour-clock" }) : null,
+          ),
+        ),
+      );
+    }
+  }
+
+  const load = () =>
+    api.tournaments().then(
+      (answer) => {
+        skew = answer.now - Date.now() / 1000;
+        items = answer.tournaments;
+        draw();
+      },
+      () => {},
+    );
+  fill();
+  session.then(load);
+  const ticker = setInterval(draw, 1000);
+  const poller = setInterval(load, POLL_MS * 6);
+  const off = onLanguage(fill);
+  return {
+    el,
+    stop() {
+      off();
+      clearInterval(ticker);
+      clearInterval(poller);
+    },
+  };
+}
+
+/**
+ * The tournament page.
+ * @param {HTMLElement} root
+ * @param {string} id
+ * @param {{ navigate: (path: string) => void }} context
+ */
+export function mountTournament(root, id, { navigate }) {
+  /** @type {TournamentView | null} */
+  let view = null;
+  let gone = false;
+  let missing = false;
+  /** @type {WebSocket | null} */
+  let socket = null;
+
+  async function load() {
+    try {
+      view = await api.tournament(id);
+      skew = view.now - Date.now() / 1000;
+      missing = false;
+    } catch (error) {
+      missing = error instanceof ApiError && error.status === 404;
+    }
+    if (!gone) draw();
+  }
+
+  /** @param {() => Promise<unknown>} work */
+  async function act(work) {
+    try {
+      await work();
+    } catch (error) {
+      toast(error instanceof ApiError && error.code ? raw(error.message) : tx("tour.failed"), "error");
+    }
+    await load();
+  }
+
+  function openSocket() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws`);
+    socket = ws;
+    ws.onmessage = (event) => {
+      /** @type {TournamentMessage} */
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (message.type !== "tournament" || message.tournament !== id) return;
+      if (message.state === "paired" && view?.kind === "arena") navigate(`/room/${message.room}`);
+      else load();
+    };
+  }
+
+  function header(/** @type {TournamentView} */ v) {
+    const clock = clockOf(v, serverNow());
+    const canJoin = !v.joined && (v.status === "open" || (v.kind === "arena" && v.status === "running"));
+    return h(
+      "section",
+      { class: "card tour-head", id: "tour-head" },
+      h(
+        "div",
+        { class: "card-head" },
+        h("span", { class: "card-icon icon-trophy", "aria-hidden": "true" }),
+        raw(v.name, "h2", { dir: "auto" }),
+        tx(`tour.kind.${v.kind}`, null, "span", { class: "tag" }),
+      ),
+      h(
+        "p",
+        { class: "muted small" },
+        v.lengths.length > 1
+          ? tx("tour.points_rounds", { list: v.lengths.join(" · ") })
+          : tx("tour.points", { n: v.lengths[0] }),
+        " · ",
+        tx("tour.move_seconds", { n: v.move_seconds }),
+        " · ",
+        v.kind === "knockout"
+          ? tx("tour.players_of", { n: v.players, max: v.max_players })
+          : tx("tour.players", { n: v.players }),
+      ),
+      clock
+        ? h("p", { class: "tour-countdown", id: "tour-countdown" }, tx(clock.key, { time: countdown(clock.seconds) }))
+        : null,
+      v.status === "finished"
+        ? tx("tour.won_by", { name: v.winner_name || "—" }, "p", { class: "notice saved", id: "tour-winner" })
+        : null,
+      v.status === "cancelled" ? tx("tour.cancelled", null, "p", { class: "notice", id: "tour-cancelled" }) : null,
+      h(
+        "div",
+        { class: "tour-actions" },
+        canJoin
+          ? button("tour.join", () => act(() => api.joinTournament(id)), { class: "btn primary", id: "tour-join" })
+          : null,
+        v.joined && v.kind === "arena" && v.status !== "finished"
+          ? button(
+              v.paused ? "tour.resume" : "tour.pause",
+              () => act(() => (v.paused ? api.joinTournament(id) : api.pauseTournament(id, true))),
+              { class: "btn", id: "tour-pause" },
+            )
+          : null,
+        v.private
+          ? button(
+              "tour.copy_link",
+              async () => {
+                await copyText(`${location.origin}/#/t/${id}`);
+                toast(tx("tour.copied"));
+              },
+              { class: "btn ghost small", id: "tour-copy" },
+            )
+          : null,
+      ),
+      v.joined ? tx("tour.you_are_in", null, "p", { class: "muted small", id: "tour-joined" }) : null,
+    );
+  }
+
+  function nextMatch(/** @type {TournamentView} */ v) {
+    const next = v.next_match;
+    if (!next) return null;
+    const waiting = !next.started;
+    return h(
+      "section",
+      { class: "card tour-next", id: "tour-next" },
+      tx("tour.next", null, "h3"),
+      h("p", {}, tx("tour.against"), " ", raw(next.opponent_name, "strong", { dir: "auto" })),
+      waiting
+        ? button(
+            "tour.ready",
+            () =>
+              act(async () => {
+                const answer = await api.readyTournament(id);
+                if (answer?.started) navigate(`/room/${answer.room}`);
+              }),
+            { class: "btn primary", id: "tour-ready" },
+          )
+        : button("tour.play", () => navigate(`/room/${next.room}`), { class: "btn primary", id: "tour-play" }),
+      waiting ? tx("tour.ready_note", null, "p", { class: "muted small" }) : null,
+    );
+  }
+
+  /** A knockout before its start: who has joined (the seeds are drawn at the start). */
+  function entrants(/** @type {TournamentView} */ v) {
+    return h(
+      "section",
+      { class: "card", id: "tour-entrants" },
+      tx("tour.entrants", { n: v.players, max: v.max_players }, "h3"),
+      v.standings.length
+        ? h(
+            "ul",
+            { class: "tour-entrants" },
+            v.standings.map((row) => h("li", { "data-player": row.id }, raw(row.name, "span", { dir: "auto" }))),
+          )
+        : tx("tour.empty", null, "p", { class: "muted" }),
+    );
+  }
+
+  function standings(/** @type {TournamentView} */ v) {
+    return h(
+      "section",
+      { class: "card", id: "tour-standings" },
+      tx("tour.standings", null, "h3"),
+      v.standings.length
+        ? h(
+            "table",
+            { class: "ranks" },
+            h(
+              "thead",
+              {},
+              h(
+                "tr",
+                {},
+                tx("leaderboard.rank", null, "th"),
+                tx("leaderboard.player", null, "th"),
+                tx("tour.score", null, "th", { class: "num" }),
+                tx("tour.played", null, "th", { class: "num" }),
+              ),
+            ),
+            h(
+              "tbody",
+              {},
+              v.standings.map((row) =>
+                h(
+                  "tr",
+                  { "data-player": row.id },
+                  raw(String(row.rank), "td", { class: "num rank" }),
+                  h(
+                    "td",
+                    {},
+                    raw(row.name, "span", { dir: "auto" }),
+                    row.streak >= 2 ? h("span", { class: "streak", title: t("tour.streak") }, "🔥") : null,
+                    row.playing ? tx("tour.playing", null, "span", { class: "tag small" }) : null,
+                    row.paused ? tx("tour.paused", null, "span", { class: "tag small muted" }) : null,
+                  ),
+                  raw(String(row.score), "td", { class: "num" }),
+                  raw(String(row.played), "td", { class: "num" }),
+                ),
+              ),
+            ),
+          )
+        : tx("tour.empty", null, "p", { class: "muted" }),
+    );
+  }
+
+  function seat(/** @type {BracketSlot} */ slot, /** @type {"a" | "b"} */ side) {
+    const who = slot[side];
+    const won = who !== null && slot.winner === who.id;
+    if (who === null) return tx(slot.how === "bye" ? "tour.bye" : "tour.tbd", null, "span", { class: "b-seat muted" });
+    return h(
+      "span",
+      { class: `b-seat${won ? " won" : ""}`, "data-player": who.id },
+      raw(String(who.seed), "span", { class: "seed" }),
+      raw(who.name, "span", { dir: "auto", class: "who" }),
+    );
+  }
+
+  function bracket(/** @type {TournamentView} */ v) {
+    const rounds = v.bracket || [];
+    return h(
+      "section",
+      { class: "card", id: "tour-bracket" },
+      tx("tour.bracket", null, "h3"),
+      h(
+        "div",
+        { class: "bracket" },
+        rounds.map((slots, number) =>
+          h(
+            "div",
+            { class: `round${number === v.current_round ? " current" : ""}`, "data-round": number },
+            tx(
+              number === rounds.length - 1 ? "tour.final" : "tour.round",
+              { n: number + 1, points: v.lengths[Math.min(number, v.lengths.length - 1)] },
+              "h4",
+            ),
+            h(
+              "div",
+              { class: "slots" },
+              slots.map((slot) =>
+                h(
+                  "div",
+                  { class: "slot", "data-how": slot.how || "" },
+                  seat(slot, "a"),
+                  seat(slot, "b"),
+                  slot.how === "forfeit" ? tx("tour.forfeit", null, "span", { class: "how small muted" }) : null,
+                ),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+
+  function draw() {
+    if (missing) {
+      clear(root).append(tx("tour.not_found", null, "p", { class: "notice", id: "tour-missing" }));
+      return;
+    }
+    if (!view) return;
+    const v = view;
+    clear(root).append(
+      h(
+        "div",
+        { class: "tournament", id: "tournament", "data-status": v.status },
+        header(v),
+        nextMatch(v),
+        v.kind === "arena" ? standings(v) : v.bracket ? bracket(v) : entrants(v),
+        button("nav.lobby", () => navigate("/"), { class: "btn ghost small" }),
+      ),
+    );
+  }
+
+  function tick() {
+    const clock = view && clockOf(view, serverNow());
+    const node = root.querySelector("#tour-countdown span");
+    if (clock && node) node.textContent = t(clock.key, { time: countdown(clock.seconds) });
+  }
+
+  load();
+  openSocket();
+  const ticker = setInterval(tick, 1000);
+  const poller = setInterval(load, POLL_MS);
+  const off = onLanguage(draw);
+  return () => {
+    gone = true;
+    off();
+    clearInterval(ticker);
+    clearInterval(poller);
+    if (socket) socket.close();
+  };
+}

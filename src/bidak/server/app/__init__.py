@@ -25,6 +25,8 @@ from bidak.server.analysis.analyst import Analyst
 from bidak.server.app.schemas import Health
 from bidak.server.app.services import Services
 from bidak.server.community import routes as community
+from bidak.server.fairplay import routes as fairplay
+from bidak.server.fairplay.service import FairPlay
 from bidak.server.mail.outbox import LogTransport, Outbox, SmtpConfig, SmtpTransport
 from bidak.server.matches import routes as matches
 from bidak.server.matchmaking import routes as quick_match
@@ -142,6 +144,7 @@ def create_app(
             quick,
             accounts,
             signer,
+            FairPlay(db, the_clock),
         )
         await sockets.start()
         await service.start()
@@ -184,6 +187,7 @@ def create_app(
     app.include_router(quick_match.router)
     app.include_router(community.router)
     app.include_router(identity.router)
+    app.include_router(fairplay.router)
     app.include_router(ws.router)
 
     @app.get("/api/health", tags=["health"], response_model=Health)

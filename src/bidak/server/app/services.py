@@ -13,6 +13,7 @@ from bidak.engine.workers import BotPool
 from bidak.server.accounts.service import Accounts
 from bidak.server.accounts.tokens import Signer
 from bidak.server.analysis.analyst import Analyst
+from bidak.server.fairplay.service import FairPlay
 from bidak.server.matchmaking.service import QuickMatch
 from bidak.server.play.service import RoomService
 from bidak.server.play.sockets import SocketCap
@@ -43,3 +44,5 @@ class Services:
     accounts: Accounts
     signer: Signer
     """Signs short-lived, purpose-bound tokens with ``BIDAK_SECRET_KEY``."""
+    fairplay: FairPlay
+    """Reports, moderators' actions and the fair-play signal."""

@@ -36,6 +36,7 @@ ErrorCode = Literal[
     "stale",
     "match_over",
     "busy",
+    "muted",
 ]
 ERROR_CODES: Final[dict[ErrorCode, str]] = {
     "bad_message": "not valid JSON, or not a message of this protocol",
@@ -50,6 +51,7 @@ ERROR_CODES: Final[dict[ErrorCode, str]] = {
     "stale": "the intent named an older version than the table now has",
     "match_over": "the match has ended",
     "busy": "the table was changing too fast; send again",
+    "muted": "a moderator muted the player's table talk",
 }
 """Every error code and what it means (the table of ``docs/protocol.md``)."""
 

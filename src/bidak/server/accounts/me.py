@@ -23,6 +23,7 @@ def _me(player: PlayerRow) -> Me:
         email_linked=bool(player.email),
         email=masked(player.email) if player.email else None,
         rating=round(player.rating, 2),
+        moderator=bool(player.moderator),
     )
 
 

@@ -12,6 +12,7 @@ class Me(BaseModel):
     email_linked: bool
     email: str | None = Field(default=None, description="the linked address, partly masked")
     rating: float = 1500.0
+    moderator: bool = Field(default=False, description="may open the moderators' queue")
 
 
 class Rename(BaseModel):

@@ -2,8 +2,9 @@
 // HTTP calls of docs/protocol.md (plus the hint and review endpoints).
 
 /**
- * @import { CheckIn, HintAnswer, HistoryItem, Leaderboard, LiveGame, MatchRating, Me, PlayerProfile,
- *   QuickOptions, QuickStatus, RematchAnswer, Review, RoomInfo, Shop, Wallet, LoggedEvent } from "./types.js"
+ * @import { AuditEntry, CheckIn, HintAnswer, HistoryItem, Leaderboard, LiveGame, MatchRating, Me, ModCase,
+ *   ModCaseDetail, PlayerProfile, QuickOptions, QuickStatus, RematchAnswer, ReportReason, Review, RoomInfo, Shop,
+ *   Wallet, LoggedEvent } from "./types.js"
  */
 
 export class ApiError extends Error {
@@ -101,4 +102,13 @@ export const api = {
     /** @type {Promise<PlayerProfile>} */ (call("GET", `/api/players/${encodeURIComponent(id)}`)),
   leaderboard: () => /** @type {Promise<Leaderboard>} */ (call("GET", "/api/leaderboard")),
   live: () => /** @type {Promise<LiveGame[]>} */ (call("GET", "/api/live")),
+  // Fair play (issue 26)
+  report: (/** @type {string} */ matchId, /** @type {ReportReason} */ reason, /** @type {string} */ note) =>
+    call("POST", "/api/reports", { match_id: matchId, reason, note: note || null }),
+  myActions: () => /** @type {Promise<AuditEntry[]>} */ (call("GET", "/api/me/actions")),
+  modQueue: () => /** @type {Promise<ModCase[]>} */ (call("GET", "/api/mod/queue")),
+  modCase: (/** @type {string} */ id) =>
+    /** @type {Promise<ModCaseDetail>} */ (call("GET", `/api/mod/players/${encodeURIComponent(id)}`)),
+  modAct: (/** @type {string} */ id, /** @type {{ kind: string, note: string, name?: string }} */ action) =>
+    /** @type {Promise<AuditEntry>} */ (call("POST", `/api/mod/players/${encodeURIComponent(id)}/actions`, action)),
 };

@@ -1,7 +1,8 @@
 // @ts-check
 // Boot: language, the header, the visitor's account, and a hash router:
 // #/ lobby · #/room/CODE table · #/review/MATCH review · #/shop the coins shop ·
-// #/leaderboard · #/live · #/player/ID · #/account account; the page an e-mail link opens
+// #/leaderboard · #/live · #/player/ID · #/account account · #/mod, #/mod/ID the moderators'
+// queue and a case; the page an e-mail link opens
 // (/auth/email?token=...) is emaillink.js's, outside the router.
 // The first view is drawn while the module runs, before any network answer: the lobby shows
 // its cards at once and fills in the account when /api/me answers. Every other request waits
@@ -13,6 +14,7 @@ import { button, clear, h, tx } from "./dom.js";
 import { mountEmailLink } from "./emaillink.js";
 import { defaultLanguage, LANGUAGES, language, onLanguage, setLanguage, t } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
+import { mountModCase, mountModQueue } from "./mod.js";
 import { mountLeaderboard, mountLive, mountPlayer } from "./players.js";
 import { mountReview } from "./review.js";
 import { openRules } from "./rules.js";
@@ -75,6 +77,7 @@ function route() {
   const room = /^\/room\/([A-Za-z0-9_-]+)/.exec(hash);
   const review = /^\/review\/([A-Za-z0-9_-]+)/.exec(hash);
   const shop = hash === "/shop";
+  const mod = /^\/mod(?:\/([A-Za-z0-9_-]+))?$/.exec(hash);
   const community = /^\/(leaderboard|live)$/.exec(hash) || /^\/(player)\/([A-Za-z0-9_-]+)$/.exec(hash);
   /** @param {Me | null} x */
   const setMe = (x) => {
@@ -89,9 +92,11 @@ function route() {
         ? "shop"
         : community
           ? community[1]
-          : account
-            ? "account"
-            : "lobby";
+          : mod
+            ? "mod"
+            : account
+              ? "account"
+              : "lobby";
   if (!room || !document.body.dataset.room || document.body.dataset.room !== room[1]) window.scrollTo(0, 0);
   document.body.dataset.room = room ? room[1] : "";
   const mine = ++routed;
@@ -99,7 +104,7 @@ function route() {
     unmount = mountAccount(main, { navigate, me: () => me, setMe, session });
     return;
   }
-  if (!room && !review && !shop && !community) {
+  if (!room && !review && !shop && !community && !mod) {
     unmount = mountLobby(main, { navigate, me: () => me, setMe, session });
     return;
   }
@@ -109,6 +114,7 @@ function route() {
     if (room) unmount = mountTable(main, room[1], { navigate });
     else if (shop) unmount = mountShop(main, { navigate });
     else if (review) unmount = mountReview(main, review[1], { navigate });
+    else if (mod) unmount = mod[1] ? mountModCase(main, mod[1], { navigate }) : mountModQueue(main, { navigate });
     else if (!community) return;
     else if (community[1] === "leaderboard") unmount = mountLeaderboard(main, { navigate });
     else if (community[1] === "live") unmount = mountLive(main, { navigate });

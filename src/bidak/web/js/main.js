@@ -114,8 +114,10 @@ function route() {
     if (room) unmount = mountTable(main, room[1], { navigate });
     else if (shop) unmount = mountShop(main, { navigate });
     else if (review) unmount = mountReview(main, review[1], { navigate });
-    else if (mod) unmount = mod[1] ? mountModCase(main, mod[1], { navigate }) : mountModQueue(main, { navigate });
-    else if (!community) return;
+    else if (mod) {
+      const context = { navigate, me: () => me };
+      unmount = mod[1] ? mountModCase(main, mod[1], context) : mountModQueue(main, context);
+    } else if (!community) return;
     else if (community[1] === "leaderboard") unmount = mountLeaderboard(main, { navigate });
     else if (community[1] === "live") unmount = mountLive(main, { navigate });
     else unmount = mountPlayer(main, community[2], { navigate });

@@ -9,8 +9,8 @@ import { button, clear, h, raw, tx } from "./dom.js";
 import { onLanguage, t } from "./i18n.js";
 import { toast } from "./ui.js";
 
-/** @import { AuditEntry, FairSignal, ModCase, ModCaseDetail } from "./types.js" */
-/** @typedef {{ navigate: (path: string) => void }} Nav */
+/** @import { AuditEntry, FairSignal, Me, ModCase, ModCaseDetail } from "./types.js" */
+/** @typedef {{ navigate: (path: string) => void, me: () => Me | null }} Nav */
 
 export const ACTIONS = ["warn", "dismiss", "rename", "mute", "unmute", "ban", "unban"];
 
@@ -60,10 +60,11 @@ function signalLine(/** @type {FairSignal} */ s) {
  * @param {HTMLElement} root
  * @param {Nav & { load: () => Promise<T>, draw: (data: T, reload: () => void) => HTMLElement[], back: string }} o
  */
-function page(root, { navigate, load, draw, back }) {
+function page(root, { navigate, me, load, draw, back }) {
   /** @type {T | null} */
   let data = null;
-  let failed = 0;
+  // Known to be no moderator: nothing is asked (the server would answer 403).
+  let failed = me()?.moderator ? 0 : 403;
   let gone = false;
   const render = () => {
     if (gone) return;
@@ -79,7 +80,10 @@ function page(root, { navigate, load, draw, back }) {
         h(
           "div",
           { class: "page-bar" },
-          button("nav.back", () => navigate(back), { class: "btn ghost small", id: "page-back" }),
+          button(back === "/" ? "nav.back" : "mod.back", () => navigate(back), {
+            class: "btn ghost small",
+            id: "page-back",
+          }),
         ),
         ...body,
       ),
@@ -98,7 +102,7 @@ function page(root, { navigate, load, draw, back }) {
       },
     );
   render();
-  reload();
+  if (!failed) reload();
   const off = onLanguage(render);
   return () => {
     gone = true;
@@ -107,10 +111,11 @@ function page(root, { navigate, load, draw, back }) {
 }
 
 /** #/mod: the queue. */
-export function mountModQueue(/** @type {HTMLElement} */ root, /** @type {Nav} */ { navigate }) {
+export function mountModQueue(/** @type {HTMLElement} */ root, /** @type {Nav} */ { navigate, me }) {
   return page(root, {
     navigate,
-    back: "/account",
+    me,
+    back: "/",
     load: api.modQueue,
     draw: (/** @type {ModCase[]} */ cases) => [
       h(
@@ -159,11 +164,12 @@ export function mountModQueue(/** @type {HTMLElement} */ root, /** @type {Nav} *
 export function mountModCase(
   /** @type {HTMLElement} */ root,
   /** @type {string} */ id,
-  /** @type {Nav} */ { navigate },
+  /** @type {Nav} */ { navigate, me },
 ) {
   const form = { kind: "warn", note: "", name: "" };
   return page(root, {
     navigate,
+    me,
     back: "/mod",
     load: () => api.modCase(id),
     draw: (/** @type {ModCaseDetail} */ c, reload) => {

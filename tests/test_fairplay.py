@@ -12,6 +12,7 @@ from bidak.fairplay import (
     HUMAN,
     LEAVER_LIMIT,
     MIN_DECISIONS,
+    STEADY_BONUS,
     THRESHOLD,
     WINDOW,
     MatchFigures,
@@ -65,19 +66,20 @@ def test_too_few_decisions_say_nothing_however_strong() -> None:
 
 def test_fewer_decisions_need_a_lower_pr() -> None:
     # The same PR over fewer decisions has a wider error, so its bound lies higher.
-    many = judge([match(1.2, decisions=300)] * WINDOW)
-    few = judge([match(1.2, decisions=60)] * 5)
+    many = judge([match(1.35, decisions=300)] * WINDOW)
+    few = judge([match(1.35, decisions=60)] * 5)
     assert few.standard_error > many.standard_error
     assert many.flagged and not few.flagged
 
 
 def test_steady_move_times_raise_the_threshold_but_never_flag_alone() -> None:
     # A bound just above the threshold: flagged with a steady delay, not with people's times.
-    near = 1.3
+    near = 1.5
     varied = judge([match(near, seconds=8.0, cv=1.0)] * WINDOW)
     steady = judge([match(near, seconds=8.0, cv=0.1)] * WINDOW)
     assert varied.steadiness == 0.0 and not varied.flagged
-    assert steady.steadiness == 1.0 and steady.threshold == pytest.approx(1.7)
+    assert steady.steadiness == 1.0
+    assert steady.threshold == pytest.approx(THRESHOLD + STEADY_BONUS)
     assert steady.flagged
     # A steady but ordinary player: nothing.
     assert not judge([match(4.0, seconds=5.0, cv=0.05)] * WINDOW).flagged

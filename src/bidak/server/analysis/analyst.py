@@ -37,6 +37,12 @@ class Analyst:
         self._keep = keep
         self._reviews: OrderedDict[Hashable, dict[str, Any]] = OrderedDict()
         self._pending: dict[Hashable, asyncio.Future[dict[str, Any]]] = {}
+        self._active = 0
+
+    @property
+    def idle(self) -> bool:
+        """Whether no analysis is running or waiting (background work yields to anything else)."""
+        return self._active == 0
 
     async def run(self, work: Callable[[], T]) -> T:
         """``work()`` on the analysis pool; :class:`Busy` when the pool admits no more."""
@@ -47,8 +53,14 @@ class Analyst:
         except BaseException:
             self._slots.release()
             raise
-        future.add_done_callback(lambda _: self._slots.release())
+        self._active += 1
+        future.add_done_callback(self._done)
         return await asyncio.wrap_future(future)
+
+    def _done(self, _: object) -> None:
+        # On the pool's thread, when the work ends (not when its caller stops waiting).
+        self._active -= 1
+        self._slots.release()
 
     def kept(self, key: Hashable) -> dict[str, Any] | None:
         """The review ``key`` names if it is kept."""

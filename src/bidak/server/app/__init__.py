@@ -26,6 +26,7 @@ from bidak.server.app.schemas import Health
 from bidak.server.app.services import Services
 from bidak.server.community import routes as community
 from bidak.server.fairplay import routes as fairplay
+from bidak.server.fairplay.reviewer import Reviewer
 from bidak.server.fairplay.service import FairPlay
 from bidak.server.mail.outbox import LogTransport, Outbox, SmtpConfig, SmtpTransport
 from bidak.server.matches import routes as matches
@@ -128,6 +129,9 @@ def create_app(
         outbox = mail_outbox(settings, the_clock)
         signer = Signer(settings.secret_key)
         accounts = Accounts(db, outbox, the_clock, limits, signer)
+        fair = FairPlay(db, the_clock)
+        # Every rated match reviewed in the background, only while hints and reviews are idle.
+        reviewer = Reviewer(db, fair, the_clock, (hints, reviews))
         app.state.services = Services(
             settings,
             db,
@@ -144,11 +148,13 @@ def create_app(
             quick,
             accounts,
             signer,
-            FairPlay(db, the_clock),
+            fair,
+            reviewer,
         )
         await sockets.start()
         await service.start()
         quick.start()
+        reviewer.start()
         db.start_checkpoints()
         collector = None
         if settings.gc_freeze_seconds is not None:
@@ -160,6 +166,7 @@ def create_app(
             if collector is not None:
                 await collector.stop()
             await quick.stop()
+            await reviewer.stop()
             if outbox is not None:
                 await outbox.close()
             await service.stop()

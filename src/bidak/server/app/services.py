@@ -13,6 +13,7 @@ from bidak.engine.workers import BotPool
 from bidak.server.accounts.service import Accounts
 from bidak.server.accounts.tokens import Signer
 from bidak.server.analysis.analyst import Analyst
+from bidak.server.fairplay.reviewer import Reviewer
 from bidak.server.fairplay.service import FairPlay
 from bidak.server.matchmaking.service import QuickMatch
 from bidak.server.play.service import RoomService
@@ -46,3 +47,5 @@ class Services:
     """Signs short-lived, purpose-bound tokens with ``BIDAK_SECRET_KEY``."""
     fairplay: FairPlay
     """Reports, moderators' actions and the fair-play signal."""
+    reviewer: Reviewer
+    """Reviews every rated match in the background (fair play's figures)."""

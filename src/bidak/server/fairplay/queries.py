@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import cast
+from typing import Any, cast
 
 from sqlalchemy import Table, insert, select, update
 from sqlalchemy.engine import Connection
@@ -22,6 +22,7 @@ from sqlalchemy.engine import Connection
 from bidak.fairplay import WINDOW, MatchFigures
 from bidak.server.shared.store.models import (
     ActionRow,
+    EventRow,
     FiguresRow,
     MatchRow,
     PlayerRow,
@@ -39,6 +40,7 @@ _FIGURES = cast(Table, FiguresRow.__table__)
 _RATED = cast(Table, RatedMatchRow.__table__)
 _MATCHES = cast(Table, MatchRow.__table__)
 _ROOMS = cast(Table, RoomRow.__table__)
+_EVENTS = cast(Table, EventRow.__table__)
 
 REFUND_DAYS = 30
 """A ban gives back the rating its player took from opponents in this many days before it."""
@@ -432,3 +434,32 @@ def players_with_figures(connection: Connection, since: datetime) -> list[str]:
         select(_FIGURES.c.player_id).where(_FIGURES.c.at >= since).distinct()
     ).all()
     return [row.player_id for row in rows]
+
+
+def unreviewed_rated(connection: Connection) -> tuple[str, tuple[str, str]] | None:
+    """The oldest rated match with no figures stored, and its two players by seat; None if
+    every rated match has its figures."""
+    row = connection.execute(
+        select(_RATED.c.match_id, _ROOMS.c.seat0_id, _ROOMS.c.seat1_id)
+        .select_from(
+            _RATED.join(_MATCHES, _MATCHES.c.id == _RATED.c.match_id).join(
+                _ROOMS, _ROOMS.c.code == _MATCHES.c.room_code
+            )
+        )
+        .where(_RATED.c.match_id.not_in(select(_FIGURES.c.match_id)))
+        .order_by(_RATED.c.at, _RATED.c.match_id)
+        .limit(1)
+    ).first()
+    if row is None or row.seat0_id is None or row.seat1_id is None:
+        return None
+    return row.match_id, (row.seat0_id, row.seat1_id)
+
+
+def events_of(connection: Connection, match_id: str) -> list[tuple[dict[str, Any], float]]:
+    """A match's events in order, each with the time it was stored."""
+    rows = connection.execute(
+        select(_EVENTS.c.payload, _EVENTS.c.created_at)
+        .where(_EVENTS.c.match_id == match_id)
+        .order_by(_EVENTS.c.version)
+    ).all()
+    return [(row.payload, row.created_at) for row in rows]

@@ -172,7 +172,8 @@ class FairPlay:
         actions = await self.actions_on(player_id)
         return Case(
             player,
-            judge([h.figures for h in history]),
+            # A match its auto-play mostly played shows the bot's PR, not the player's.
+            judge([h.figures for h in history if not h.left]),
             reports,
             history,
             actions,

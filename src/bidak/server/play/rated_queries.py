@@ -45,9 +45,7 @@ def rate(connection: Connection, end: RatedEnd, at: datetime) -> bool:
     rows = {
         row.id: row
         for row in connection.execute(
-            select(
-                _PLAYERS.c.id, _PLAYERS.c.rating, _PLAYERS.c.experience, _PLAYERS.c.rated_ban
-            )
+            select(_PLAYERS.c.id, _PLAYERS.c.rating, _PLAYERS.c.experience, _PLAYERS.c.rated_ban)
             .where(_PLAYERS.c.id.in_([end.winner_id, end.loser_id]))
             .order_by(_PLAYERS.c.id)  # the same order everywhere: no deadlock between two ends
             .with_for_update()

@@ -158,7 +158,7 @@ def main() -> None:
     lines = [
         f"Windows of {WINDOW} matches, {args.windows} windows a row, seed {args.seed}"
         f" (scripts/fairplay_population.py). Threshold {THRESHOLD}"
-        f" (up to {THRESHOLD + STEADY_BONUS} with steady times), bound = PR + {Z_BOUND} SE,"
+        f" (up to {THRESHOLD + STEADY_BONUS:.1f} with steady times), bound = PR + {Z_BOUND} SE,"
         f" at least {MIN_DECISIONS} decisions.",
         "",
         "| who | mean window PR | windows flagged |",

@@ -40,7 +40,7 @@ MIN_DECISIONS = 300
 """Fewer counted decisions than this in the window: no judgement (too little evidence)."""
 THRESHOLD = 1.6
 """The PR a window's bound must lie below to be flagged, with move times like people's."""
-STEADY_BONUS = 0.2
+STEADY_BONUS = 0.1
 """How much fully steady move times raise the threshold."""
 STEADY_CV = 0.2
 """Think times whose coefficient of variation is at most this are fully steady."""

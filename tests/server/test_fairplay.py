@@ -15,7 +15,7 @@ from fastapi.routing import APIRoute
 from sqlalchemy import func, insert, select
 from sqlalchemy.engine import Connection
 
-from bidak.fairplay import WINDOW, figures_of
+from bidak.fairplay import LEAVER_WAIT, WINDOW, figures_of
 from bidak.server.fairplay.routes import router
 from bidak.server.play.rated_queries import RatedEnd, rate
 from bidak.server.shared.clocks import ManualClock
@@ -351,3 +351,29 @@ async def refunded(running: Running) -> list[str]:
         return sorted(rows)
 
     return await running.services.db.read(work)
+
+
+async def test_a_frequent_leaver_waits_a_minute_longer_in_quick_match(
+    site: tuple[Running, ManualClock],
+) -> None:
+    running, clock = site
+    options = {"length": 5, "move_seconds": 45, "cube": True}
+    async with Client(running) as leaver, Client(running) as other:
+        leaver_id, other_id = (await me(leaver))["id"], (await me(other))["id"]
+        fairplay = running.services.fairplay
+        for left in (True, False, True, True):
+            match_id = await rated_win(running, other_id, leaver_id, days_ago=1)
+            await fairplay.store_figures(match_id, leaver_id, 2, figures_of([0.01] * 50), left)
+        assert await fairplay.extra_wait(leaver_id) == LEAVER_WAIT
+        assert await fairplay.extra_wait(other_id) == 0.0
+        assert (await fairplay.case(leaver_id)).leaver
+
+        await other.http.post("/api/quick", json=options)
+        waiting = (await leaver.http.post("/api/quick", json=options)).json()
+        assert waiting["room"] is None  # the other is waiting, but not for a leaver yet
+        await clock.advance(LEAVER_WAIT)
+        await running.services.quick.pair_now()
+        assert not (await leaver.http.get("/api/quick")).json()["waiting"]
+        room = (await other.http.get("/api/quick")).json()["room"]
+        assert room is not None
+        assert (await leaver.http.get(f"/api/rooms/{room}")).json()["seat"] is not None

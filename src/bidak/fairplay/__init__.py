@@ -209,6 +209,9 @@ LEAVER_WINDOW = 10
 LEAVER_LIMIT = 3
 """Leaving this many of the last LEAVER_WINDOW rated matches makes a frequent leaver."""
 
+LEAVER_WAIT = 60.0
+"""Seconds a frequent leaver waits in quick match before anybody may be paired with them."""
+
 
 def leaves_often(left: Sequence[bool]) -> bool:
     """Whether a player who left the rated matches marked True (most recent first) leaves
@@ -219,6 +222,7 @@ def leaves_often(left: Sequence[bool]) -> bool:
 __all__ = [
     "HUMAN",
     "LEAVER_LIMIT",
+    "LEAVER_WAIT",
     "LEAVER_WINDOW",
     "MIN_DECISIONS",
     "STEADY_BONUS",

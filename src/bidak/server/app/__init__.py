@@ -125,11 +125,11 @@ def create_app(
         )
         registry = registry_for(settings.bus_url, settings.redis_prefix, name)
         sockets = SocketCap(registry, bus, settings.sockets_per_session, settings.redis_prefix)
-        quick = QuickMatch(db, service, bus, the_clock)
+        fair = FairPlay(db, the_clock)
+        quick = QuickMatch(db, service, bus, the_clock, fair.extra_wait)
         outbox = mail_outbox(settings, the_clock)
         signer = Signer(settings.secret_key)
         accounts = Accounts(db, outbox, the_clock, limits, signer)
-        fair = FairPlay(db, the_clock)
         # Every rated match reviewed in the background, only while hints and reviews are idle.
         reviewer = Reviewer(db, fair, the_clock, (hints, reviews))
         app.state.services = Services(

@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Final
 
-from bidak.fairplay import WINDOW, MatchFigures, Signal, judge, leaves_often
+from bidak.fairplay import LEAVER_WAIT, WINDOW, MatchFigures, Signal, judge, leaves_often
 from bidak.server.fairplay import queries
 from bidak.server.fairplay.queries import Action, Figures, Report, Standing
 from bidak.server.shared.clocks import Clock
@@ -163,6 +163,12 @@ class FairPlay:
             at=self._at(),
         )
         return await self.db.write(work)
+
+    async def extra_wait(self, player_id: str) -> float:
+        """How much longer the player waits in quick match: :data:`LEAVER_WAIT` for one who
+        left 3 of their last 10 reviewed rated matches, else 0."""
+        history = await self.db.read(partial(queries.history, player_id=player_id, limit=WINDOW))
+        return LEAVER_WAIT if leaves_often([h.left for h in history]) else 0.0
 
     async def case(self, player_id: str) -> Case:
         """Everything a moderator sees of one player."""

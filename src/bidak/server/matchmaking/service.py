@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
 
@@ -39,21 +40,32 @@ PAIR_SECONDS = 2.0
 
 
 class QuickMatch:
-    def __init__(self, db: Database, rooms: RoomService, bus: Bus, clock: Clock) -> None:
+    def __init__(
+        self,
+        db: Database,
+        rooms: RoomService,
+        bus: Bus,
+        clock: Clock,
+        extra_wait: Callable[[str], Awaitable[float]] | None = None,
+    ) -> None:
         self.db, self.rooms, self.bus, self.clock = db, rooms, bus, clock
+        self.extra_wait = extra_wait
+        """Seconds a player waits before anybody may meet them (fair play's frequent leavers)."""
         self._loop: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
         self._changed = False
 
     async def join(self, player_id: str, rating: float, options: Options) -> dict[str, Any]:
-        """Wait for an opponent with ``options``; pairs at once when one is waiting."""
+        """Wait for an opponent with ``options``; pairs at once when one is waiting (a frequent
+        leaver only after their extra wait)."""
+        extra = await self.extra_wait(player_id) if self.extra_wait is not None else 0.0
         since = await self.db.write(
             partial(
                 queries.enqueue,
                 player_id=player_id,
                 rating=rating,
                 options=options,
-                since=self.clock.now(),
+                since=self.clock.now() + extra,
             )
         )
         await self._tell(player_id, quick_waiting(since))

@@ -5,7 +5,8 @@
 No engine runs here: the figures of real matches are reused. ``calibration/<level>.json`` holds,
 for every match the calibration played (seven points, each level against itself, judged one ply
 deeper than it plays: 2ply for Beginner and Normal, 3ply for Expert), the counted decisions, the
-equity lost and the sum of the squared losses. A window is ``WINDOW`` matches drawn at random
+equity lost and the sum of the squared losses, both seats together (a player's share is taken
+as half of each). A window is ``WINDOW`` matches drawn at random
 (with replacement) from one level's matches; each decision gets a think time:
 
 - *people's times*: log-normal, median 6 s, sigma 0.8 (coefficient of variation 0.95);
@@ -53,9 +54,12 @@ def steady(rng: random.Random, n: int) -> list[float]:
 
 
 def matches_of(level: str) -> list[tuple[int, float, float]]:
+    """One player's figures per match. The calibration measured both seats of a match together
+    (the level plays itself), so each match counts as two players' halves of it: half the
+    decisions, half the loss and half the squares, the same PR and spread per decision."""
     data = json.loads((ROOT / "calibration" / f"{level}.json").read_text("utf-8"))
     return [
-        (sum(m["count"].values()), sum(m["loss"].values()), float(m["squares"]))
+        (sum(m["count"].values()) // 2, sum(m["loss"].values()) / 2, float(m["squares"]) / 2)
         for m in data["matches"]
     ]
 

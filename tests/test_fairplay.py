@@ -66,15 +66,15 @@ def test_too_few_decisions_say_nothing_however_strong() -> None:
 
 def test_fewer_decisions_need_a_lower_pr() -> None:
     # The same PR over fewer decisions has a wider error, so its bound lies higher.
-    many = judge([match(1.35, decisions=300)] * WINDOW)
-    few = judge([match(1.35, decisions=60)] * 5)
+    many = judge([match(1.4, decisions=300)] * WINDOW)
+    few = judge([match(1.4, decisions=60)] * 5)
     assert few.standard_error > many.standard_error
     assert many.flagged and not few.flagged
 
 
 def test_steady_move_times_raise_the_threshold_but_never_flag_alone() -> None:
     # A bound just above the threshold: flagged with a steady delay, not with people's times.
-    near = 1.5
+    near = 1.55
     varied = judge([match(near, seconds=8.0, cv=1.0)] * WINDOW)
     steady = judge([match(near, seconds=8.0, cv=0.1)] * WINDOW)
     assert varied.steadiness == 0.0 and not varied.flagged

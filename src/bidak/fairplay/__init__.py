@@ -17,7 +17,7 @@ at least :data:`MIN_DECISIONS` counted decisions among them:
   window of few decisions needs a lower PR to be flagged than one of many;
 - the bound is PR + :data:`Z_BOUND` standard errors: the window is flagged when even this bound
   lies below the threshold, :data:`THRESHOLD` PR, i.e. when the player is, with about 97.7%
-  confidence, playing better than PR 1.6 over ten matches, which about 1 in 30 people of the
+  confidence, playing better than PR 1.65 over ten matches, which about 1 in 30 people of the
   reference manage in a single match and, by the same reference, hardly anybody holds for ten;
 - steady move times (engine help tends to a fixed delay: read the position, ask, play) raise
   the threshold by up to :data:`STEADY_BONUS`: a coefficient of variation of the think times of
@@ -38,7 +38,7 @@ WINDOW = 10
 """How many of a player's most recent reviewed rated matches the signal looks at."""
 MIN_DECISIONS = 300
 """Fewer counted decisions than this in the window: no judgement (too little evidence)."""
-THRESHOLD = 1.6
+THRESHOLD = 1.65
 """The PR a window's bound must lie below to be flagged, with move times like people's."""
 STEADY_BONUS = 0.1
 """How much fully steady move times raise the threshold."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bidak.fairplay import figures_of
 from tests.web.conftest import DESKTOP, PHONE, screenshot
 from tests.web.helpers import untranslated
 
@@ -53,6 +54,18 @@ def test_a_report_reaches_the_queue_and_a_moderator_acts(server: Any, pages: Any
     bob.goto("/#/mod")
     bob.wait_for_selector("#mod-error[data-i18n='mod.forbidden']")
 
+    # The figures a background review would leave for Bob's match (the match is still in play).
+    code = link.rsplit("/", 1)[-1]
+    match_id = alice.evaluate(
+        f"fetch('/api/rooms/{code}').then((r) => r.json()).then((x) => x.match_id)"
+    )
+    figures = figures_of(
+        [0.004 * (i % 5 == 0) for i in range(120)], [7.5 + (i % 3) for i in range(90)]
+    )
+    running.call(
+        lambda: running.services.fairplay.store_figures(match_id, bob_id, 2, figures, False)
+    )
+
     mod.goto("/")
     mod_id = my_id(mod)
     running.call(lambda: running.services.fairplay.set_moderator(mod_id, True, "web test"))
@@ -67,6 +80,7 @@ def test_a_report_reaches_the_queue_and_a_moderator_acts(server: Any, pages: Any
     case.query_selector("a").click()
     mod.wait_for_selector("#mod-player")
     assert "Says sorry forty times a game" in mod.inner_text("#mod-reports")
+    assert "0.40" in mod.inner_text("#mod-history")  # the match's PR: 500 x 0.096 / 120
     mod.select_option("#mod-kind", "mute")
     mod.fill("#mod-note", "Repeated phrases after a report; muted for now")
     mod.click("#mod-act")

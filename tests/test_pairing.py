@@ -110,3 +110,10 @@ def test_nobody_left_waiting_could_have_been_paired(crowd: list[Seeker]) -> None
     left = [s for s in crowd if s.player not in paired]
     for a in left:
         assert not any(may_meet(a, b, NOW) for b in left if b is not a)
+
+
+def test_nobody_meets_a_leaver_before_their_extra_wait_is_over() -> None:
+    leaver = seeker("leaver", 1500, waited=-60)  # since lies a minute ahead
+    other = seeker("other", 1500, waited=300)
+    assert pair([leaver, other], NOW) == []
+    assert names(pair([leaver, other], NOW + 60)) == {frozenset({"leaver", "other"})}

@@ -1,4 +1,4 @@
-"""Migration 0007_tournaments adds the three tournament tables and takes them away again, on
+"""Migration 0008 (tournaments) adds the three tournament tables and takes them away again, on
 SQLite and PostgreSQL, and the tables take what the models write."""
 
 from __future__ import annotations
@@ -34,14 +34,14 @@ def _tables(connection: Connection) -> set[str]:
 async def _check(url: str) -> None:
     db = Database(url)
     try:
-        await db.migrate("0006")
+        await db.migrate("0007")
         async with db.engine.connect() as connection:
             assert not TABLES & await connection.run_sync(_tables)
         await db.migrate()
         async with db.engine.connect() as connection:
             assert await connection.run_sync(_tables) >= TABLES
         async with db.engine.begin() as connection:
-            await connection.run_sync(_downgrade, "0006")
+            await connection.run_sync(_downgrade, "0007")
         async with db.engine.connect() as connection:
             assert not TABLES & await connection.run_sync(_tables)
         await db.migrate()  # and up again

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from bidak.cli import analyze, bench, coins, hint, play, positions, serve
+from bidak.cli import analyze, bench, coins, hint, mod, play, positions, serve
 
 app = typer.Typer(
     name="bidak",
@@ -21,6 +21,7 @@ app.command("play")(play.play)
 app.command("serve")(serve.serve)
 app.add_typer(bench.app, name="bench")
 app.add_typer(coins.app, name="coins")
+app.add_typer(mod.app, name="mod")
 
 
 def main() -> None:

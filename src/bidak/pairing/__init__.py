@@ -46,7 +46,8 @@ class Seeker:
     rating: float
     options: Options
     since: float
-    """When they started waiting (epoch seconds)."""
+    """When they started waiting (epoch seconds); a frequent leaver's lies ahead of the time they
+    asked (``bidak.fairplay.LEAVER_WAIT``), and they meet nobody before it."""
     muted: frozenset[str] = field(default_factory=frozenset)
     """Accounts this player has muted."""
 
@@ -62,6 +63,8 @@ def may_meet(a: Seeker, b: Seeker, now: float) -> bool:
         return False
     if a.player in b.muted or b.player in a.muted:
         return False
+    if now < a.since or now < b.since:
+        return False  # a frequent leaver waits out their extra wait first
     waited = now - min(a.since, b.since)
     return abs(a.rating - b.rating) <= allowed_gap(waited)
 

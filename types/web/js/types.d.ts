@@ -204,6 +204,7 @@ export interface Me {
   email_linked?: boolean;
   /** the browser came with a session that had ended: this is a new guest */
   signed_out?: boolean;
+  moderator?: boolean;
 }
 
 /** What main.js gives the views it mounts. */
@@ -601,3 +602,61 @@ export interface TournamentView {
 export type TournamentMessage =
   | { type: "tournament"; state: "paired"; tournament: string; room: string }
   | { type: "tournament"; state: "changed"; tournament: string; version: number };
+/** Fair play (docs/protocol.md): what a report is about. */
+export type ReportReason = "engine" | "name" | "talk" | "leaving";
+
+/** An audit entry about the visitor (GET /api/me/actions); a moderator's also says who. */
+export interface AuditEntry {
+  kind: string;
+  note: string;
+  detail: string | null;
+  at: string;
+  id?: number;
+  by?: string | null;
+}
+
+export interface FairSignal {
+  matches: number;
+  decisions: number;
+  pr: number;
+  bound: number;
+  threshold: number;
+  cv: number | null;
+  enough: boolean;
+  flagged: boolean;
+  strength: number | null;
+  percentile: number;
+}
+
+/** A case of the moderators' queue (GET /api/mod/queue). */
+export interface ModCase {
+  player: { id: string; name: string; rating: number; moderator: boolean; muted: boolean; banned: boolean };
+  signal: FairSignal;
+  open_reports: number;
+  reasons: ReportReason[];
+  newest_report: string | null;
+  leaver: boolean;
+}
+
+/** One player's case in full (GET /api/mod/players/ID). */
+export interface ModCaseDetail extends ModCase {
+  history: {
+    match_id: string;
+    pr: number;
+    decisions: number;
+    think_mean: number | null;
+    think_cv: number | null;
+    left: boolean;
+    at: string;
+  }[];
+  reports: {
+    id: number;
+    reporter: string;
+    match_id: string;
+    reason: ReportReason;
+    note: string | null;
+    at: string;
+    open: boolean;
+  }[];
+  actions: AuditEntry[];
+}

@@ -6,7 +6,17 @@ sessions, which every capability reads, are :mod:`bidak.server.accounts.player_q
 """
 
 from bidak.server.accounts.deps import AccountServices, PlayerDep, current_player
-from bidak.server.accounts.guests import COOKIE
+from bidak.server.accounts.guests import COOKIE, guest_name
+from bidak.server.accounts.names import NameRefused, clean_name
 from bidak.server.accounts.player_queries import Players
 
-__all__ = ["COOKIE", "AccountServices", "PlayerDep", "Players", "current_player"]
+__all__ = [
+    "COOKIE",
+    "AccountServices",
+    "NameRefused",
+    "PlayerDep",
+    "Players",
+    "clean_name",
+    "current_player",
+    "guest_name",
+]

@@ -23,6 +23,7 @@ def _me(player: PlayerRow) -> Me:
         email_linked=bool(player.email),
         email=masked(player.email) if player.email else None,
         rating=round(player.rating, 2),
+        moderator=bool(player.moderator),
     )
 
 
@@ -38,12 +39,13 @@ async def read_me(request: Request, player: PlayerDep) -> Me:
 @router.patch("", response_model=Me)
 async def rename(body: Rename, player: PlayerDep, services: PlayDep) -> Me:
     """Rename the visitor. A refused name answers 422 with ``detail: {code, message}``
-    (``name_length``, ``name_characters``, ``name_reserved``) and changes nothing."""
+    (``name_length``, ``name_characters``, ``name_reserved``; ``name_replaced``: a
+    moderator replaced it) and changes nothing."""
     try:
         name = clean_name(body.name)
+        return _me(await services.store.rename(player.id, name))
     except NameRefused as refused:
         raise HTTPException(422, {"code": refused.code, "message": refused.message}) from None
-    return _me(await services.store.rename(player.id, name))
 
 
 @router.get("/matches", response_model=list[HistoryItem])

@@ -20,8 +20,9 @@ from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.engine import Connection
 
 from bidak.server.accounts.devices import UNKNOWN
+from bidak.server.accounts.names import NameRefused
 from bidak.server.shared.store.db import Database
-from bidak.server.shared.store.models import PlayerRow, SessionRow
+from bidak.server.shared.store.models import ActionRow, PlayerRow, SessionRow
 from bidak.server.shared.store.rows import new_id, token_hash
 
 _PLAYERS = cast(Table, PlayerRow.__table__)
@@ -35,6 +36,7 @@ _SIGNED_IN = (
     .where(SessionRow.token_hash == bindparam("token_hash"))
 )
 """A session and its player, in one round trip (every request and socket asks)."""
+_ACTIONS = cast(Table, ActionRow.__table__)
 
 # -- inside a transaction ---------------------------------------------------------------------
 
@@ -117,6 +119,14 @@ def _create_guest(connection: Connection, player: PlayerRow, device: str) -> str
 
 
 def _rename(connection: Connection, player_id: str, name: str) -> PlayerRow | None:
+    """Rename; a name a moderator replaced on this player is refused again (``NameRefused``)."""
+    replaced = connection.execute(
+        select(_ACTIONS.c.detail).where(
+            _ACTIONS.c.player_id == player_id, _ACTIONS.c.kind == "rename"
+        )
+    ).scalars()
+    if name.casefold() in {old.casefold() for old in replaced if old}:
+        raise NameRefused("name_replaced", "A moderator replaced this name; choose another")
     connection.execute(update(_PLAYERS).where(_PLAYERS.c.id == player_id).values(name=name))
     return player_row(connection, player_id)
 

@@ -17,6 +17,7 @@ class Me(BaseModel):
         description="this browser came with a session that has ended (signed out elsewhere):"
         " it is now this new guest",
     )
+    moderator: bool = Field(default=False, description="may open the moderators' queue")
 
 
 class Rename(BaseModel):

@@ -63,6 +63,11 @@ class Analyst:
         """Analyses admitted and not yet done."""
         return self._admitted - self._done
 
+    @property
+    def idle(self) -> bool:
+        """Whether no analysis is running or waiting (background work yields to anything else)."""
+        return self.queued == 0
+
     def kept(self, key: Hashable) -> dict[str, Any] | None:
         """The review ``key`` names if it is kept."""
         found = self._reviews.get(key)

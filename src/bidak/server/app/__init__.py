@@ -25,6 +25,9 @@ from bidak.server.analysis.analyst import Analyst
 from bidak.server.app.schemas import Health
 from bidak.server.app.services import Services
 from bidak.server.community import routes as community
+from bidak.server.fairplay import routes as fairplay
+from bidak.server.fairplay.reviewer import Reviewer
+from bidak.server.fairplay.service import FairPlay
 from bidak.server.mail.outbox import LogTransport, Outbox, SmtpConfig, SmtpTransport
 from bidak.server.matches import routes as matches
 from bidak.server.matchmaking import routes as quick_match
@@ -127,7 +130,8 @@ def create_app(
         )
         registry = registry_for(settings.bus_url, settings.redis_prefix, name)
         sockets = SocketCap(registry, bus, settings.sockets_per_session, settings.redis_prefix)
-        quick = QuickMatch(db, service, bus, the_clock)
+        fair = FairPlay(db, the_clock)
+        quick = QuickMatch(db, service, bus, the_clock, fair.extra_wait)
         outbox = mail_outbox(settings, the_clock)
         signer = Signer(settings.secret_key)
         metrics = Metrics() if settings.metrics is not None else None
@@ -137,6 +141,8 @@ def create_app(
         )
         accounts = Accounts(db, outbox, the_clock, limits, signer)
         tournaments = Tournaments(db, service, bus, the_clock, settings)
+        # Every rated match reviewed in the background, only while hints and reviews are idle.
+        reviewer = Reviewer(db, fair, the_clock, (hints, reviews))
         app.state.services = Services(
             settings,
             db,
@@ -154,6 +160,8 @@ def create_app(
             accounts,
             signer,
             tournaments,
+            fair,
+            reviewer,
             monitor,
             metrics,
         )
@@ -161,6 +169,7 @@ def create_app(
         await service.start()
         quick.start()
         tournaments.start()
+        reviewer.start()
         db.start_checkpoints()
         collector = None
         if settings.gc_freeze_seconds is not None:
@@ -193,6 +202,7 @@ def create_app(
                 await collector.stop()
             await quick.stop()
             await tournaments.stop()
+            await reviewer.stop()
             if outbox is not None:
                 await outbox.close()
             await service.stop()
@@ -221,6 +231,7 @@ def create_app(
     app.include_router(community.router)
     app.include_router(tournaments_routes.router)
     app.include_router(identity.router)
+    app.include_router(fairplay.router)
     app.include_router(ws.router)
     app.include_router(metrics_router)
 

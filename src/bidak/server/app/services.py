@@ -13,6 +13,8 @@ from bidak.engine.workers import BotPool
 from bidak.server.accounts.service import Accounts
 from bidak.server.accounts.tokens import Signer
 from bidak.server.analysis.analyst import Analyst
+from bidak.server.fairplay.reviewer import Reviewer
+from bidak.server.fairplay.service import FairPlay
 from bidak.server.matchmaking.service import QuickMatch
 from bidak.server.play.service import RoomService
 from bidak.server.play.sockets import SocketCap
@@ -47,6 +49,10 @@ class Services:
     signer: Signer
     """Signs short-lived, purpose-bound tokens with ``BIDAK_SECRET_KEY``."""
     tournaments: Tournaments
+    fairplay: FairPlay
+    """Reports, moderators' actions and the fair-play signal."""
+    reviewer: Reviewer
+    """Reviews every rated match in the background (fair play's figures)."""
     monitor: LoopMonitor | None = None
     """The event loop's lag and the collector's pauses (:mod:`bidak.server.shared.loop_monitor`)."""
     metrics: Metrics | None = None

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -53,11 +53,20 @@ class _Join:
 
 
 class QuickMatch:
-    def __init__(self, db: Database, rooms: RoomService, bus: Bus, clock: Clock) -> None:
+    def __init__(
+        self,
+        db: Database,
+        rooms: RoomService,
+        bus: Bus,
+        clock: Clock,
+        extra_wait: Callable[[str], Awaitable[float]] | None = None,
+    ) -> None:
         self.db, self.rooms, self.bus, self.clock = db, rooms, bus, clock
         # Joins that arrive together share a commit: a crowd pressing Quick match at once
         # would otherwise wait in line for one commit each (docs/performance.md).
         self._joins: Batcher[_Join] = Batcher(self._store_joins)
+        self.extra_wait = extra_wait
+        """Seconds a player waits before anybody may meet them (fair play's frequent leavers)."""
         self._loop: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
         self._changed = False
@@ -67,8 +76,10 @@ class QuickMatch:
         """Told each paired player's wait, in seconds (the metrics)."""
 
     async def join(self, player_id: str, rating: float, options: Options) -> dict[str, Any]:
-        """Wait for an opponent with ``options``; pairs at once when one is waiting."""
-        joining = _Join(player_id, rating, options, self.clock.now())
+        """Wait for an opponent with ``options``; pairs at once when one is waiting (a frequent
+        leaver only after their extra wait)."""
+        extra = await self.extra_wait(player_id) if self.extra_wait is not None else 0.0
+        joining = _Join(player_id, rating, options, self.clock.now() + extra)
         await self._joins.submit(joining)
         await self._tell(player_id, quick_waiting(joining.since))
         await self.pair_now()
@@ -103,10 +114,14 @@ class QuickMatch:
         """Start a match for every pair that may meet now, and offer bots; how many started.
 
         Passes coalesce: a join while a pass runs marks the queue changed, and the running pass
-        goes round once more instead of each join queueing a whole pass of its own."""
+        goes round once more instead of each join queueing a whole pass of its own; the call
+        returns once that pass is done."""
         self._changed = True
         if self._lock.locked():
-            return 0
+            # The running pass goes round once more for this call; wait for it to be done, so
+            # whoever asked (a join, a test, the loop) finds the pairs started when this returns.
+            async with self._lock:
+                return 0
         started = 0
         async with self._lock:
             while self._changed:

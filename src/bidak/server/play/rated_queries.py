@@ -2,7 +2,8 @@
 
 :func:`rate` reads both players' ratings under a lock, computes the FIBS changes
 (:func:`bidak.ratings.fibs_change`) and stores them with the match as key, so a match end that is
-processed twice (two processes, a retried append) moves the ratings once.
+processed twice (two processes, a retried append) moves the ratings once. A player a moderator
+banned from rated play (``players.rated_ban``) moves no rating: such a match is not rated.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from bidak.server.shared.store.models import PlayerRow, RatedMatchRow
 _PLAYERS = cast(Table, PlayerRow.__table__)
 _RATED = cast(Table, RatedMatchRow.__table__)
 _BOTH = (
-    select(_PLAYERS.c.id, _PLAYERS.c.rating, _PLAYERS.c.experience)
+    select(_PLAYERS.c.id, _PLAYERS.c.rating, _PLAYERS.c.experience, _PLAYERS.c.rated_ban)
     .where(_PLAYERS.c.id.in_(bindparam("both", expanding=True)))
     .order_by(_PLAYERS.c.id)  # the same order everywhere: no deadlock between two ends
     .with_for_update()
@@ -40,7 +41,8 @@ class RatedEnd:
 
 
 def rate(connection: Connection, end: RatedEnd, at: datetime) -> bool:
-    """Move both ratings for ``end``, once; False if this match was rated already."""
+    """Move both ratings for ``end``, once; False if this match was rated already or either
+    player is banned from rated play (their results no longer count)."""
     if end.winner_id == end.loser_id:
         raise ValueError("a player cannot be rated against themselves")
     done = connection.execute(
@@ -52,6 +54,8 @@ def rate(connection: Connection, end: RatedEnd, at: datetime) -> bool:
         row.id: row for row in connection.execute(_BOTH, {"both": [end.winner_id, end.loser_id]})
     }
     winner, loser = rows[end.winner_id], rows[end.loser_id]
+    if winner.rated_ban or loser.rated_ban:
+        return False
     gain, loss = fibs_change(
         winner.rating, loser.rating, end.length, winner.experience, loser.experience
     )

@@ -273,6 +273,11 @@ class Connection:
         if self.room is None or self.player is None or self.seat is None:
             await self.send(error("not_seated", "Only the players at this table can talk"))
             return
+        # Read now, not at the connection's start: a moderator's mute counts at once.
+        speaker = await self.services.store.player(self.player.id)
+        if speaker is None or speaker.talk_muted:
+            await self.send(error("muted", "A moderator muted your table talk", self.room))
+            return
         limits = self.services.limits
         wait = await limits.wait(limits.talk, self.player.id, self.services.clock.now())
         if wait > 0:

@@ -1,17 +1,20 @@
 // @ts-check
 // The account: #/account, its cards laid out and drawn again as the account changes: the e-mail
 // address (link, change, remove) and sign in on this device here, the signed-in browsers
-// (account-sessions.js), export and delete (account-data.js), what they share (account-parts.js).
+// (account-sessions.js), export and delete (account-data.js), what they share (account-parts.js),
+// and what moderators did about the account (mod.js's list), with the way to their page for them.
 // The page an e-mail link opens is emaillink.js's (docs/protocol.md, "Accounts").
 
 import { dataCard } from "./account-data.js";
 import { accountApi, addressForm, head, pendingAll, refusal, sentNote, setPending } from "./account-parts.js";
 import { sessionsCard } from "./account-sessions.js";
+import { api } from "./api.js";
 import { button, clear, h, raw, tx } from "./dom.js";
 import { onLanguage } from "./i18n.js";
+import { auditList } from "./mod.js";
 import { toast } from "./ui.js";
 
-/** @import { SessionItem, ViewContext } from "./types.js" */
+/** @import { AuditEntry, SessionItem, ViewContext } from "./types.js" */
 
 /**
  * @param {HTMLElement} root
@@ -20,6 +23,8 @@ import { toast } from "./ui.js";
 export function mountAccount(root, { navigate, me, session = Promise.resolve() }) {
   /** @type {SessionItem[] | null} */
   let sessions = null;
+  /** @type {AuditEntry[] | null} */
+  let audit = null;
   let changing = false;
   let gone = false;
 
@@ -157,6 +162,23 @@ export function mountAccount(root, { navigate, me, session = Promise.resolve() }
 
   const sessionsOf = () => sessionsCard(sessions, { me, ended: loadSessions });
 
+  function auditCard() {
+    return h(
+      "section",
+      { class: "card", id: "account-audit" },
+      head("icon-shield", "account.audit.title"),
+      tx("account.audit.body", null, "p", { class: "muted small" }),
+      audit === null ? h("p", { class: "spinner-row" }, h("span", { class: "spinner" })) : auditList(audit, false),
+      me()?.moderator
+        ? h(
+            "div",
+            { class: "button-row" },
+            button("account.moderation", () => navigate("/mod"), { class: "btn small", id: "open-moderation" }),
+          )
+        : null,
+    );
+  }
+
   function draw() {
     if (gone) return;
     const who = me();
@@ -175,7 +197,7 @@ export function mountAccount(root, { navigate, me, session = Promise.resolve() }
           "div",
           { class: "account-grid" },
           h("div", { class: "col" }, emailCard(), signInCard()),
-          h("div", { class: "col" }, sessionsOf(), dataCard({ me, refresh })),
+          h("div", { class: "col" }, sessionsOf(), auditCard(), dataCard({ me, refresh })),
         ),
       ),
     );
@@ -226,6 +248,16 @@ export function mountAccount(root, { navigate, me, session = Promise.resolve() }
     }
     refresh();
     loadSessions();
+    api.myActions().then(
+      (found) => {
+        audit = found;
+        refresh();
+      },
+      () => {
+        audit = [];
+        refresh();
+      },
+    );
   });
   const off = onLanguage(refresh);
   return () => {

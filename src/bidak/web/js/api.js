@@ -2,9 +2,9 @@
 // HTTP calls of docs/protocol.md (plus the hint and review endpoints).
 
 /**
- * @import { CheckIn, HintAnswer, HistoryItem, Leaderboard, LiveGame, MatchRating, Me, PlayerProfile,
- *   QuickOptions, QuickStatus, RematchAnswer, Review, RoomInfo, Shop, Wallet, MatchEvents,
- *   NextMatch, TournamentList, TournamentView } from "./types.js"
+ * @import { AuditEntry, CheckIn, HintAnswer, HistoryItem, Leaderboard, LiveGame, MatchRating, Me, ModCase,
+ *   ModCaseDetail, PlayerProfile, QuickOptions, QuickStatus, RematchAnswer, ReportReason, Review, RoomInfo, Shop,
+ *   Wallet, MatchEvents, NextMatch, TournamentList, TournamentView } from "./types.js"
  */
 
 export class ApiError extends Error {
@@ -114,4 +114,13 @@ export const api = {
     call("POST", `${tour(id)}/pause`, { paused }),
   readyTournament: (/** @type {string} */ id) =>
     /** @type {Promise<NextMatch | null>} */ (call("POST", `${tour(id)}/ready`)),
+  // Fair play (issue 26)
+  report: (/** @type {string} */ matchId, /** @type {ReportReason} */ reason, /** @type {string} */ note) =>
+    call("POST", "/api/reports", { match_id: matchId, reason, note: note || null }),
+  myActions: () => /** @type {Promise<AuditEntry[]>} */ (call("GET", "/api/me/actions")),
+  modQueue: () => /** @type {Promise<ModCase[]>} */ (call("GET", "/api/mod/queue")),
+  modCase: (/** @type {string} */ id) =>
+    /** @type {Promise<ModCaseDetail>} */ (call("GET", `/api/mod/players/${encodeURIComponent(id)}`)),
+  modAct: (/** @type {string} */ id, /** @type {{ kind: string, note: string, name?: string }} */ action) =>
+    /** @type {Promise<AuditEntry>} */ (call("POST", `/api/mod/players/${encodeURIComponent(id)}/actions`, action)),
 };

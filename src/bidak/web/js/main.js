@@ -1,7 +1,8 @@
 // @ts-check
 // Boot: language, the header, the visitor's account, and a hash router:
 // #/ lobby · #/room/CODE table · #/review/MATCH review · #/shop the coins shop ·
-// #/leaderboard · #/live · #/player/ID · #/t/ID a tournament · #/account account; the page an e-mail link opens
+// #/leaderboard · #/live · #/player/ID · #/t/ID a tournament · #/account account · #/mod,
+// #/mod/ID the moderators' queue and a case; the page an e-mail link opens
 // (/auth/email?token=...) is emaillink.js's, outside the router.
 // The first view is drawn while the module runs, before any network answer: the lobby shows
 // its cards at once and fills in the account when /api/me answers. Every other request waits
@@ -13,6 +14,7 @@ import { button, clear, h, tx } from "./dom.js";
 import { mountEmailLink } from "./emaillink.js";
 import { defaultLanguage, LANGUAGES, language, onLanguage, setLanguage, t } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
+import { mountModCase, mountModQueue } from "./mod.js";
 import { mountLeaderboard, mountLive, mountPlayer } from "./players.js";
 import { mountReview } from "./review.js";
 import { openRules } from "./rules.js";
@@ -78,6 +80,7 @@ function route() {
   const review = /^\/review\/([A-Za-z0-9_-]+)/.exec(hash);
   const shop = hash === "/shop";
   const tournament = /^\/t\/([A-Za-z0-9_-]+)$/.exec(hash);
+  const mod = /^\/mod(?:\/([A-Za-z0-9_-]+))?$/.exec(hash);
   const community = /^\/(leaderboard|live)$/.exec(hash) || /^\/(player)\/([A-Za-z0-9_-]+)$/.exec(hash);
   /** @param {Me | null} x */
   const setMe = (x) => {
@@ -94,9 +97,11 @@ function route() {
           : "shop"
         : community
           ? community[1]
-          : account
-            ? "account"
-            : "lobby";
+          : mod
+            ? "mod"
+            : account
+              ? "account"
+              : "lobby";
   if (!room || !document.body.dataset.room || document.body.dataset.room !== room[1]) window.scrollTo(0, 0);
   document.body.dataset.room = room ? room[1] : "";
   const mine = ++routed;
@@ -104,7 +109,7 @@ function route() {
     unmount = mountAccount(main, { navigate, me: () => me, setMe, session });
     return;
   }
-  if (!room && !review && !shop && !community && !tournament) {
+  if (!room && !review && !shop && !community && !tournament && !mod) {
     unmount = mountLobby(main, { navigate, me: () => me, setMe, session });
     return;
   }
@@ -115,7 +120,10 @@ function route() {
     else if (shop) unmount = mountShop(main, { navigate });
     else if (tournament) unmount = mountTournament(main, tournament[1], { navigate });
     else if (review) unmount = mountReview(main, review[1], { navigate });
-    else if (!community) return;
+    else if (mod) {
+      const context = { navigate, me: () => me };
+      unmount = mod[1] ? mountModCase(main, mod[1], context) : mountModQueue(main, context);
+    } else if (!community) return;
     else if (community[1] === "leaderboard") unmount = mountLeaderboard(main, { navigate });
     else if (community[1] === "live") unmount = mountLive(main, { navigate });
     else unmount = mountPlayer(main, community[2], { navigate });

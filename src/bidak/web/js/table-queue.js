@@ -31,6 +31,7 @@ const KNOWN_ERRORS = [
   "not_seated",
   "rate_limited",
   "not_found",
+  "muted",
 ];
 
 /**

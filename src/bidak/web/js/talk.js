@@ -2,10 +2,12 @@
 // Table talk (docs/protocol.md; server: rooms/talk.py): a fixed set of phrases sent by id and
 // shown in each viewer's own language (keys talk.<id>) for a moment beside the speaker's seat,
 // at most one every 3 s; and a switch that mutes the opponent (their phrases are hidden, and
-// they stay out of this player's quick matches). Nothing typed is ever shown to anyone.
+// they stay out of this player's quick matches), and a button reporting the opponent to the
+// moderators (report.js). Nothing typed is ever shown to anyone.
 import { api } from "./api.js";
 import { button, h, tx } from "./dom.js";
 import { t } from "./i18n.js";
+import { openReport } from "./report.js";
 import { toast } from "./ui.js";
 
 export const PHRASES = ["hello", "good_luck", "nice_roll", "well_played", "thanks", "oops", "sorry", "good_game"];
@@ -86,6 +88,13 @@ export function createTalk({ code, view, send, redraw }) {
         "aria-pressed": muted ? "true" : "false",
         title: t("talk.mute.title", { name: other.seat.name || "" }),
       }),
+      view().match
+        ? button("report.open", () => openReport(view().match || "", other.seat.name || ""), {
+            class: "btn small ghost report-open",
+            id: "report-open",
+            title: t("report.open.title", { name: other.seat.name || "" }),
+          })
+        : null,
       PHRASES.map((phrase) =>
         button(`talk.${phrase}`, () => say(phrase), {
           class: "btn small talk-phrase",

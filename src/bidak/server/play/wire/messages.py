@@ -36,6 +36,7 @@ ErrorCode = Literal[
     "stale",
     "match_over",
     "busy",
+    "muted",
 ]
 ERROR_CODES: Final[dict[ErrorCode, str]] = {
     "bad_message": "not valid JSON, or not a message of this protocol",
@@ -54,6 +55,7 @@ ERROR_CODES: Final[dict[ErrorCode, str]] = {
         "the table was changing too fast, or the database did not answer; nothing of the"
         " intent was stored (or all of it, and its events are on their way): send it again"
     ),
+    "muted": "a moderator muted the player's table talk",
 }
 """Every error code and what it means (the table of ``docs/protocol.md``)."""
 

@@ -1,0 +1,72 @@
+"""``bidak mod``: grant or revoke the moderator role, for the site's operator.
+
+Both read the same settings as ``bidak serve`` (``BIDAK_DATABASE_URL`` and ``--database-url``).
+Each change is an audit entry on the player's account (they see it on their account page) and a
+line in the log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from bidak.cli.coins import DatabaseOption, _settings
+
+app = typer.Typer(help="Moderators: grant or revoke the role (each change audited and logged).")
+console = Console(highlight=False, soft_wrap=True)
+errors = Console(stderr=True, highlight=False, soft_wrap=True)
+
+PlayerArgument = Annotated[str, typer.Argument(help="the account id, as GET /api/me shows it")]
+ReasonOption = Annotated[str, typer.Option(help="why; kept in the audit entry")]
+
+
+async def _set(url: str, player_id: str, moderator: bool, reason: str) -> int:
+    from bidak.server.fairplay import FairPlay, FairPlayError
+    from bidak.server.shared.clocks import SystemClock
+    from bidak.server.shared.store.db import Database
+
+    db = Database(url)
+    try:
+        await db.migrate()
+        try:
+            action = await FairPlay(db, SystemClock()).set_moderator(player_id, moderator, reason)
+        except FairPlayError as refused:
+            errors.print(f"bidak mod: {player_id}: {refused.message}")
+            return 2
+        console.print(
+            f"{'granted' if moderator else 'revoked'} the moderator role"
+            f" {'to' if moderator else 'of'} {player_id} (audit entry {action.id})"
+        )
+        return 0
+    finally:
+        await db.close()
+
+
+def _run(player: str, moderator: bool, reason: str, database_url: str | None) -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    settings = _settings(database_url)
+    raise typer.Exit(asyncio.run(_set(settings.database_url, player, moderator, reason)))
+
+
+@app.command("grant")
+def grant(
+    player: PlayerArgument,
+    reason: ReasonOption = "granted by the operator",
+    database_url: DatabaseOption = None,
+) -> None:
+    """Make a player a moderator."""
+    _run(player, True, reason, database_url)
+
+
+@app.command("revoke")
+def revoke(
+    player: PlayerArgument,
+    reason: ReasonOption = "revoked by the operator",
+    database_url: DatabaseOption = None,
+) -> None:
+    """Take the moderator role back."""
+    _run(player, False, reason, database_url)

@@ -1,0 +1,36 @@
+"""What fair play's routes use of the running server, and who may use the moderators' routes."""
+
+from __future__ import annotations
+
+from typing import Annotated, Protocol
+
+from fastapi import Depends, HTTPException, Request
+
+from bidak.server.accounts import PlayerDep
+from bidak.server.fairplay.service import FairPlay
+from bidak.server.shared.deps import SharedServices
+from bidak.server.shared.store.models import PlayerRow
+
+
+class FairPlayServices(SharedServices, Protocol):
+    @property
+    def fairplay(self) -> FairPlay: ...
+
+
+def services_of(request: Request) -> FairPlayServices:
+    services: FairPlayServices = request.app.state.services
+    return services
+
+
+FairPlayDep = Annotated[FairPlayServices, Depends(services_of)]
+
+
+def moderator(player: PlayerDep) -> PlayerRow:
+    """The visitor, if a moderator; anyone else is refused with 403 before the route runs."""
+    if not player.moderator:
+        raise HTTPException(403, {"code": "not_moderator", "message": "Only moderators may"})
+    return player
+
+
+ModeratorDep = Annotated[PlayerRow, Depends(moderator)]
+"""Every moderators' route takes this: it refuses non-moderators."""

@@ -5,7 +5,8 @@ Two checks, both inside pytest so CI runs them with the suite: the import-linter
 and no web or database library reaches the engine, the core or the pure rule packages, even
 indirectly), and the core (``rules``, ``match``, ``formats``, with ``bidak.errors`` and the
 package's ``__init__`` they load) importing nothing but the standard library and itself, the
-pure rule packages (``ratings``, ``economy``, ``pairing``) nothing but the standard library.
+pure rule packages (``ratings``, ``economy``, ``pairing``, ``training``) nothing but the standard
+library.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "bidak"
 CORE = ("rules", "match", "formats")
 CORE_IMPORTABLE = {"bidak", *(f"bidak.{name}" for name in (*CORE, "errors"))}
-PURE = ("ratings", "economy", "pairing")  # used by the server, importing nothing of Bidak's
+# used by the server, importing nothing of Bidak's
+PURE = ("ratings", "economy", "pairing", "training")
 
 
 def test_the_import_contracts_hold() -> None:

@@ -27,6 +27,7 @@ from bidak.server.analysis.schemas import Hint, Review
 from bidak.server.community import record_review
 from bidak.server.play import RoomError, RoomKind, is_bot_seat, seat_of
 from bidak.server.shared.deps import too_soon
+from bidak.server.training import bank_review
 
 router = APIRouter(tags=["analysis"])
 
@@ -115,18 +116,24 @@ async def review(
 async def _record(
     services: AnalysisServices, room_code: str, match_id: str, result: dict[str, Any], ply: Ply
 ) -> None:
-    """Keep each person's PR of a finished match for their profile (the deepest review)."""
+    """Keep each person's PR of a finished match for their profile (the deepest review), and
+    bank each person's costly decisions as training cards (``bidak.server.training``)."""
     room = await services.store.room(room_code)
     if room is None:
         return
     prs: dict[str, float] = {}
+    people: dict[int, str] = {}
     for seat, player_id in enumerate((room.seat0_id, room.seat1_id)):
         pr = result["totals"][seat].get("pr")
         if player_id is None or is_bot_seat(room, Player(seat)):
             continue
+        people[seat] = player_id
         if isinstance(pr, int | float) and math.isfinite(pr):
             prs[player_id] = float(pr)
     if prs:
         await services.db.write(
             partial(record_review, match_id=match_id, prs=prs, depth=int(ply[0]))
         )
+    if people:
+        now = services.clock.now()
+        await bank_review(services.db, services.reviews.run, now, match_id, result, people, ply)

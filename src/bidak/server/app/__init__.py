@@ -43,6 +43,8 @@ from bidak.server.shared.limiter import Limits, limiter_for
 from bidak.server.shared.security import Refused, SiteCheck, SiteGuard, refuse_socket
 from bidak.server.shared.settings import Settings
 from bidak.server.shared.store.db import Database
+from bidak.server.training import Training
+from bidak.server.training import routes as training
 from bidak.server.wallet import routes as wallet
 from bidak.server.wallet.service import Wallets
 
@@ -142,6 +144,7 @@ def create_app(
             quick,
             accounts,
             signer,
+            Training(db, the_clock),
         )
         await sockets.start()
         await service.start()
@@ -183,6 +186,7 @@ def create_app(
     app.include_router(wallet.router)
     app.include_router(quick_match.router)
     app.include_router(community.router)
+    app.include_router(training.router)
     app.include_router(identity.router)
     app.include_router(ws.router)
 

@@ -22,6 +22,7 @@ from bidak.server.shared.clocks import Clock
 from bidak.server.shared.limiter import Limits
 from bidak.server.shared.settings import Settings
 from bidak.server.shared.store.db import Database
+from bidak.server.training import Training
 from bidak.server.wallet.service import Wallets
 
 
@@ -43,3 +44,4 @@ class Services:
     accounts: Accounts
     signer: Signer
     """Signs short-lived, purpose-bound tokens with ``BIDAK_SECRET_KEY``."""
+    training: Training

@@ -3,7 +3,8 @@
 
 /**
  * @import { CheckIn, HintAnswer, HistoryItem, Leaderboard, LiveGame, MatchRating, Me, PlayerProfile,
- *   QuickOptions, QuickStatus, RematchAnswer, Review, RoomInfo, Shop, Wallet, LoggedEvent } from "./types.js"
+ *   QuickOptions, QuickStatus, RematchAnswer, Review, RoomInfo, Shop, Wallet, LoggedEvent, Drill, DrillVerdict,
+ *   TrainingSummary } from "./types.js"
  */
 
 export class ApiError extends Error {
@@ -101,4 +102,9 @@ export const api = {
     /** @type {Promise<PlayerProfile>} */ (call("GET", `/api/players/${encodeURIComponent(id)}`)),
   leaderboard: () => /** @type {Promise<Leaderboard>} */ (call("GET", "/api/leaderboard")),
   live: () => /** @type {Promise<LiveGame[]>} */ (call("GET", "/api/live")),
+  // Training from one's own mistakes (issue 28)
+  training: () => /** @type {Promise<TrainingSummary>} */ (call("GET", "/api/training")),
+  drill: () => /** @type {Promise<Drill>} */ (call("GET", "/api/training/drill")),
+  answerCard: (/** @type {number} */ id, /** @type {Record<string, string>} */ answer) =>
+    /** @type {Promise<DrillVerdict>} */ (call("POST", `/api/training/cards/${id}/answer`, answer)),
 };

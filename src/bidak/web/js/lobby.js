@@ -9,6 +9,7 @@ import { onLanguage, t } from "./i18n.js";
 import { historyCard } from "./lobby-history.js";
 import { newMatchCards } from "./lobby-new.js";
 import { quickMatch } from "./quick.js";
+import { trainingCard } from "./training-card.js";
 import { toast } from "./ui.js";
 
 /** @import { HistoryItem, ViewContext } from "./types.js" */
@@ -24,6 +25,7 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
   let gone = false;
   const coins = coinsCard({ navigate, session }); // one element, put back at every drawing
   const quick = quickMatch({ navigate, session, me });
+  const training = trainingCard({ navigate, session }); // one element, as the coins' card
 
   const { practiceCard, friendCard } = newMatchCards({ navigate, session, redrawFrom });
   const historyOf = () => historyCard(history, navigate);
@@ -147,7 +149,7 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
         h(
           "div",
           { class: "lobby-grid" },
-          h("div", { class: "col" }, quick.card(), practiceCard(), joinCard()),
+          h("div", { class: "col" }, quick.card(), training.el, practiceCard(), joinCard()),
           h("div", { class: "col" }, friendCard()),
           h("div", { class: "col" }, profileCard(), coins.el, historyOf()),
         ),
@@ -176,7 +178,10 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
       },
     )
     .then(() => refresh("history-card", historyOf));
-  const off = onLanguage(draw);
+  const off = onLanguage(() => {
+    training.draw();
+    draw();
+  });
   return () => {
     gone = true;
     off();

@@ -1,7 +1,7 @@
 // @ts-check
 // Boot: language, the header, the visitor's account, and a hash router:
 // #/ lobby · #/room/CODE table · #/review/MATCH review · #/shop the coins shop ·
-// #/leaderboard · #/live · #/player/ID · #/account account; the page an e-mail link opens
+// #/leaderboard · #/live · #/player/ID · #/account account · #/drill the daily drill; the page an e-mail link opens
 // (/auth/email?token=...) is emaillink.js's, outside the router.
 // The first view is drawn while the module runs, before any network answer: the lobby shows
 // its cards at once and fills in the account when /api/me answers. Every other request waits
@@ -10,6 +10,7 @@ import { mountAccount } from "./account.js";
 import { api } from "./api.js";
 import { mountShop } from "./coins.js";
 import { button, clear, h, tx } from "./dom.js";
+import { mountDrill } from "./drill.js";
 import { mountEmailLink } from "./emaillink.js";
 import { defaultLanguage, LANGUAGES, language, onLanguage, setLanguage, t } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
@@ -75,6 +76,7 @@ function route() {
   const room = /^\/room\/([A-Za-z0-9_-]+)/.exec(hash);
   const review = /^\/review\/([A-Za-z0-9_-]+)/.exec(hash);
   const shop = hash === "/shop";
+  const drill = hash === "/drill";
   const community = /^\/(leaderboard|live)$/.exec(hash) || /^\/(player)\/([A-Za-z0-9_-]+)$/.exec(hash);
   /** @param {Me | null} x */
   const setMe = (x) => {
@@ -87,11 +89,13 @@ function route() {
       ? "review"
       : shop
         ? "shop"
-        : community
-          ? community[1]
-          : account
-            ? "account"
-            : "lobby";
+        : drill
+          ? "drill"
+          : community
+            ? community[1]
+            : account
+              ? "account"
+              : "lobby";
   if (!room || !document.body.dataset.room || document.body.dataset.room !== room[1]) window.scrollTo(0, 0);
   document.body.dataset.room = room ? room[1] : "";
   const mine = ++routed;
@@ -99,7 +103,7 @@ function route() {
     unmount = mountAccount(main, { navigate, me: () => me, setMe, session });
     return;
   }
-  if (!room && !review && !shop && !community) {
+  if (!room && !review && !shop && !drill && !community) {
     unmount = mountLobby(main, { navigate, me: () => me, setMe, session });
     return;
   }
@@ -108,6 +112,7 @@ function route() {
     if (mine !== routed) return; // the visitor went somewhere else meanwhile
     if (room) unmount = mountTable(main, room[1], { navigate });
     else if (shop) unmount = mountShop(main, { navigate });
+    else if (drill) unmount = mountDrill(main, { navigate });
     else if (review) unmount = mountReview(main, review[1], { navigate });
     else if (!community) return;
     else if (community[1] === "leaderboard") unmount = mountLeaderboard(main, { navigate });

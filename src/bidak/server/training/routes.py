@@ -6,28 +6,30 @@ from fastapi import APIRouter, HTTPException
 
 from bidak.server.accounts import PlayerDep
 from bidak.server.training.deps import TrainingDep
-from bidak.server.training.schemas import Answer, Drill, DrillCard, Summary, Verdict
+from bidak.server.training.schemas import AnswerIn, DrillCard, DrillOut, TrainingOut, VerdictOut
 from bidak.server.training.service import BadAnswer, NoSuchCard
 
 router = APIRouter(tags=["training"])
 
 
-@router.get("/api/training", response_model=Summary)
-async def summary(player: PlayerDep, services: TrainingDep) -> Summary:
+@router.get("/api/training", response_model=TrainingOut)
+async def summary(player: PlayerDep, services: TrainingDep) -> TrainingOut:
     """Cards due today, all cards, and the drill streak (for the lobby)."""
-    return Summary(**await services.training.summary(player.id))
+    return TrainingOut(**await services.training.summary(player.id))
 
 
-@router.get("/api/training/drill", response_model=Drill)
-async def drill(player: PlayerDep, services: TrainingDep) -> Drill:
+@router.get("/api/training/drill", response_model=DrillOut)
+async def drill(player: PlayerDep, services: TrainingDep) -> DrillOut:
     """The next card due: its position and question, never its answer."""
     card = await services.training.next_card(player.id)
     found = None if card is None else DrillCard.model_validate(card)
-    return Drill(card=found, summary=Summary(**await services.training.summary(player.id)))
+    return DrillOut(card=found, summary=TrainingOut(**await services.training.summary(player.id)))
 
 
-@router.post("/api/training/cards/{card_id}/answer", response_model=Verdict)
-async def answer(card_id: int, body: Answer, player: PlayerDep, services: TrainingDep) -> Verdict:
+@router.post("/api/training/cards/{card_id}/answer", response_model=VerdictOut)
+async def answer(
+    card_id: int, body: AnswerIn, player: PlayerDep, services: TrainingDep
+) -> VerdictOut:
     """Grade an answer by the equity it gave up (FSRS: best Good, close Hard, else Again) and
     schedule the card's return."""
     try:
@@ -36,11 +38,11 @@ async def answer(card_id: int, body: Answer, player: PlayerDep, services: Traini
         raise HTTPException(404, str(error)) from None
     except BadAnswer as error:
         raise HTTPException(422, str(error)) from None
-    return Verdict(
+    return VerdictOut(
         loss=verdict.loss,
         grade=verdict.grade.name.lower(),  # type: ignore[arg-type]
         best=verdict.best,
         played=verdict.played,
         due=verdict.due,
-        summary=Summary(**await services.training.summary(player.id)),
+        summary=TrainingOut(**await services.training.summary(player.id)),
     )

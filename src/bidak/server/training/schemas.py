@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 _EXACT = ConfigDict(extra="forbid")
 
 
-class Summary(BaseModel):
+class TrainingOut(BaseModel):
     due: int = Field(description="cards due by the end of today (UTC)")
     cards: int = Field(description="all the player's cards")
     streak: int = Field(description="days in a row, to today or yesterday, with a drill answered")
@@ -34,12 +34,12 @@ class DrillCard(BaseModel):
     decider: Literal["doubler", "taker"] | None = None
 
 
-class Drill(BaseModel):
+class DrillOut(BaseModel):
     card: DrillCard | None = Field(description="the card due longest ago; null: none is due")
-    summary: Summary
+    summary: TrainingOut
 
 
-class Answer(BaseModel):
+class AnswerIn(BaseModel):
     model_config = _EXACT
 
     type: Literal["play", "cube"]
@@ -47,10 +47,10 @@ class Answer(BaseModel):
     choice: Literal["double", "no_double", "take", "drop"] | None = None
 
 
-class Verdict(BaseModel):
+class VerdictOut(BaseModel):
     loss: float = Field(description="the equity the answer gave up (EMG, normalised to the cube)")
     grade: Literal["again", "hard", "good", "easy"]
     best: str = Field(description="the engine's choice")
     played: str = Field(description="what was played in the match")
     due: float = Field(description="when the card comes back (seconds since the epoch)")
-    summary: Summary
+    summary: TrainingOut

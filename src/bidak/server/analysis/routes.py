@@ -18,12 +18,13 @@ from fastapi import APIRouter, HTTPException, Query
 
 from bidak.engine.hints import PlayHint, state_hint
 from bidak.engine.review import review_match
-from bidak.errors import BidakError
+from bidak.errors import BidakError, IllegalPlay
 from bidak.match import Phase, Player, event_from_json, state_from_json
+from bidak.rules import find_play
 from bidak.server.accounts import PlayerDep
 from bidak.server.analysis.analyst import Busy
 from bidak.server.analysis.deps import AnalysisDep, AnalysisServices
-from bidak.server.analysis.schemas import Hint, Review
+from bidak.server.analysis.schemas import TUTOR_LOSS, Hint, Review, TutorAdvice, TutorAsk
 from bidak.server.community import record_review
 from bidak.server.play import RoomError, RoomKind, is_bot_seat, seat_of
 from bidak.server.shared.deps import too_soon
@@ -73,6 +74,50 @@ async def hint(code: str, player: PlayerDep, services: AnalysisDep, ply: PlyQuer
     # The wire names of the two kinds (the client tells them apart by these words).
     kind = "PlayHint" if isinstance(advice, PlayHint) else "CubeHint"
     return Hint.model_validate({"version": state.version, "kind": kind, "hint": advice.to_json()})
+
+
+@router.post("/api/rooms/{code}/tutor", response_model=TutorAdvice)
+async def tutor(
+    code: str, body: TutorAsk, player: PlayerDep, services: AnalysisDep, ply: PlyQuery = "1ply"
+) -> TutorAdvice:
+    """Tutor mode (practice only): what the play about to be sent gives up, and whether the
+    table should warn before sending it. Asking sends nothing; the review counts the play that
+    is sent, whichever it is."""
+    try:
+        room = await services.rooms.room(code)
+    except RoomError as error:
+        raise HTTPException(404, error.message) from None
+    seat = seat_of(room, player.id)
+    if room.kind is not RoomKind.PRACTICE or seat is None:
+        raise HTTPException(403, "The tutor is for your own practice matches")
+    if room.match_id is None:
+        raise HTTPException(409, "The match has not started")
+    state = (await services.rooms.live(room.match_id)).state
+    if state.turn is not seat or state.phase is not Phase.MOVE or state.dice is None:
+        raise HTTPException(409, "There is no play of yours to advise on right now")
+    try:
+        chosen = find_play(state.position, state.dice, [(s, e) for s, e in body.steps])
+    except IllegalPlay as error:
+        raise HTTPException(422, str(error)) from None
+    limits = services.limits
+    too_soon(await limits.wait(limits.hints, player.id, services.clock.now()), "hints")
+    try:
+        advice = await services.hints.run(partial(state_hint, state, ply))
+    except Busy as error:
+        raise _busy(error) from None
+    except BidakError as error:
+        raise HTTPException(409, str(error)) from None
+    if not isinstance(advice, PlayHint):
+        raise HTTPException(409, "There is no play of yours to advise on right now")
+    loss = next(c.loss for c in advice.candidates if c.play.result == chosen.result)
+    return TutorAdvice(
+        version=state.version,
+        loss=loss,
+        warn=loss > TUTOR_LOSS,
+        threshold=TUTOR_LOSS,
+        best=advice.best.notation,
+        level=advice.ply,
+    )
 
 
 @router.get("/api/matches/{match_id}/review", response_model=Review)

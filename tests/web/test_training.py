@@ -119,7 +119,7 @@ def test_a_drill_card_is_answered_on_the_board_at_phone_size(server: Any, pages:
     page.wait_for_selector("#drill-empty")
     page.click("#drill-back")
     page.wait_for_selector("#training-streak")
-    page.wait_for_function("document.querySelector('#training-streak').textContent === '1'")
+    page.wait_for_function("() => document.querySelector('#training-streak').textContent === '1'")
     # Answered well at first sight, FSRS's first learning step brings it back in ten minutes:
     # still today.
     assert page.inner_text("#training-due") == "1"

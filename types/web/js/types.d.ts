@@ -544,3 +544,13 @@ export interface DrillVerdict {
   due: number;
   summary: TrainingSummary;
 }
+
+/** The tutor's answer about a play about to be sent (practice tables). */
+export interface TutorAdvice {
+  version: number;
+  loss: number;
+  warn: boolean;
+  threshold: number;
+  best: string;
+  level: string;
+}

@@ -4,7 +4,7 @@
 /**
  * @import { CheckIn, HintAnswer, HistoryItem, Leaderboard, LiveGame, MatchRating, Me, PlayerProfile,
  *   QuickOptions, QuickStatus, RematchAnswer, Review, RoomInfo, Shop, Wallet, LoggedEvent, Drill, DrillVerdict,
- *   TrainingSummary } from "./types.js"
+ *   TrainingSummary, TutorAdvice } from "./types.js"
  */
 
 export class ApiError extends Error {
@@ -102,6 +102,8 @@ export const api = {
     /** @type {Promise<PlayerProfile>} */ (call("GET", `/api/players/${encodeURIComponent(id)}`)),
   leaderboard: () => /** @type {Promise<Leaderboard>} */ (call("GET", "/api/leaderboard")),
   live: () => /** @type {Promise<LiveGame[]>} */ (call("GET", "/api/live")),
+  tutor: (/** @type {string} */ code, /** @type {number[][]} */ steps) =>
+    /** @type {Promise<TutorAdvice>} */ (call("POST", `${room(code)}/tutor`, { steps })),
   // Training from one's own mistakes (issue 28)
   training: () => /** @type {Promise<TrainingSummary>} */ (call("GET", "/api/training")),
   drill: () => /** @type {Promise<Drill>} */ (call("GET", "/api/training/drill")),

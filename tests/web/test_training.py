@@ -112,6 +112,10 @@ def test_a_drill_card_is_answered_on_the_board_at_phone_size(server: Any, pages:
     assert "0.000" in page.inner_text("#drill-loss")
     assert page.inner_text("#drill-best") == "8/5 6/5"
     assert "streak 1" in page.inner_text("#drill-figures")
+    share = page.get_attribute("#drill-share", "href")
+    assert share is not None and share.startswith("/api/positions/share.svg?xgid=XGID")
+    picture = page.request.get(share)
+    assert picture.ok and picture.headers["content-type"].startswith("image/svg+xml")
     keep(page, "training-verdict-phone")
 
     # Nothing more is due now.

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Query, Response
 
+from bidak.economy import shop
+from bidak.errors import BidakError
 from bidak.server.accounts import PlayerDep
 from bidak.server.training.deps import TrainingDep
 from bidak.server.training.schemas import AnswerIn, DrillCard, DrillOut, TrainingOut, VerdictOut
 from bidak.server.training.service import BadAnswer, NoSuchCard
+from bidak.server.training.share import position_svg
 
 router = APIRouter(tags=["training"])
 
@@ -45,4 +48,30 @@ async def answer(
         played=verdict.played,
         due=verdict.due,
         summary=TrainingOut(**await services.training.summary(player.id)),
+    )
+
+
+@router.get(
+    "/api/positions/share.svg",
+    response_class=Response,
+    responses={200: {"content": {"image/svg+xml": {}}}},
+)
+async def share_svg(
+    player: PlayerDep,
+    xgid: str = Query(max_length=80, description="the position, as an XGID"),
+    board: str | None = Query(None, max_length=32, description="a board theme; default: yours"),
+) -> Response:
+    """A position (from a review, a drill or a puzzle) as an SVG picture to share, from the
+    view of the player on roll, in the board theme asked for or the one you chose."""
+    try:
+        svg = position_svg(
+            xgid,
+            shop.board(board or player.board),
+            shop.checkers(player.checkers, 0),
+            shop.checkers(None, 1),
+        )
+    except BidakError as error:
+        raise HTTPException(422, str(error)) from None
+    return Response(
+        svg, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"}
     )

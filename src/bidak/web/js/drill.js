@@ -153,6 +153,18 @@ export function mountDrill(root, { navigate }) {
       tx("drill.lost", { loss: found.loss.toFixed(3) }, "p", { id: "drill-loss" }),
       h("p", {}, tx("drill.best"), " ", raw(found.best, "strong", { id: "drill-best" })),
       h("p", { class: "muted" }, tx("drill.in_match"), " ", raw(found.played, "span")),
+      h(
+        "a",
+        {
+          class: "btn ghost small",
+          id: "drill-share",
+          href: `/api/positions/share.svg?xgid=${encodeURIComponent(/** @type {DrillCard} */ (v.card).xgid)}`,
+          target: "_blank",
+          rel: "noopener",
+          "data-i18n": "drill.share",
+        },
+        t("drill.share"),
+      ),
       button("drill.next", load, { class: "btn primary", id: "drill-next" }),
     );
   }

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from bidak.economy import (
     REWARDS,
+    WELCOME_GIFT,
     Insufficient,
     check_in,
     debit,
@@ -137,3 +138,9 @@ def test_the_second_seat_falls_back_when_the_two_sets_look_alike() -> None:
     for a, b in itertools.product(CHECKERS, repeat=2):
         first, second = table_checkers(a.id, b.id)
         assert first == a and not look_alike(first, second)
+
+
+def test_the_welcome_gift_and_day_one_buy_the_cheapest_look() -> None:
+    """A new player can make a first purchase on day 1 (docs/protocol.md, Coins)."""
+    prices = [item.price for item in (*BOARDS, *CHECKERS) if item.price]
+    assert WELCOME_GIFT + REWARDS[0] >= min(prices)

@@ -22,6 +22,7 @@ from bidak.server.app.services import Services
 from bidak.server.play.dice import new_seed
 from bidak.server.play.wire.messages import ServerMessage
 from bidak.server.shared.clocks import Clock
+from bidak.server.shared.http_protocol import HttpProtocol
 from bidak.server.shared.settings import Settings
 
 WAIT = 20.0
@@ -62,7 +63,9 @@ async def running_server(
 ) -> AsyncIterator[Running]:
     """A server whose match dice come from seeds derived from ``seed`` (None: truly random)."""
     app = create_app(settings, clock, seeded(seed) if seed is not None else new_seed)
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=0, log_level="warning", lifespan="on", http=HttpProtocol
+    )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     for _ in range(2000):

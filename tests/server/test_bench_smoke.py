@@ -35,6 +35,11 @@ def test_bench_server_prints_bidak_next_to_the_bare_relay(tmp_path: Path) -> Non
         assert len(cells) == 2 and all(number.match(cell) for cell in cells), (label, cells)
     assert int(_row(result.output, "actions ")[0]) > 0
     assert _row(result.output, "errors") == ["0", "0"]
+    # The server it starts tells its longest loop stall and collection (/metrics); the relay
+    # does not.
+    for label in ("longest loop stall ms", "longest collection ms"):
+        bidak, relay = _row(result.output, label)
+        assert number.match(bidak) and relay == "-", (label, bidak, relay)
     # --keep leaves the server's database and log for a look afterwards.
     assert (kept / "bench.sqlite3").stat().st_size > 0
     assert "Bidak on http://" in (kept / "server.log").read_text()

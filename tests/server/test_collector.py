@@ -1,5 +1,6 @@
 """The server's collector policy: automatic collection off, survivors frozen, and a full
-collection once the frozen count has grown enough, so cycles never pile up for good."""
+collection once the heap has grown enough and no match is being played (or once it has grown
+far past that), so cycles never pile up for good."""
 
 from __future__ import annotations
 
@@ -61,6 +62,27 @@ def test_a_heap_that_stays_the_same_size_is_never_fully_collected() -> None:
         collector.step()
     assert collector.full_collections == 1
     assert len(tables) == 100_000
+
+
+@pytest.mark.usefixtures("collector_off")
+def test_a_full_collection_waits_for_a_moment_without_play_unless_memory_runs_away() -> None:
+    playing = True
+    collector = Collector(every=1.0, growth=1.5, floor=0, busy=lambda: playing)
+    collector.full()
+    cycle = _garbage_cycle()
+    grown = [[] for _ in range(collector.limit - sys.getallocatedblocks() + 1000)]
+    collector.step()
+    assert cycle() is not None and collector.full_collections == 1, "not during play"
+    playing = False
+    collector.step()
+    assert cycle() is None and collector.full_collections == 2
+
+    playing = True
+    cycle = _garbage_cycle()
+    more = [[] for _ in range(collector.hard_limit - sys.getallocatedblocks() + 1000)]
+    collector.step()
+    assert cycle() is None and collector.full_collections == 3, "past the hard limit, even so"
+    assert len(grown) + len(more) > 0
 
 
 def test_start_turns_automatic_collection_off_and_stop_restores_it() -> None:

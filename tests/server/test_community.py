@@ -134,6 +134,8 @@ async def test_the_leaderboard_ranks_active_experienced_players(settings: Any) -
         ]
         assert [row["rank"] for row in board["leaders"]] == [1, 2, 3]
         assert board["your_rank"] is None  # experience 1: not on the board yet
+        # ... and told how far: 49 experience to go is ten more rated 5-point matches.
+        assert (board["your_experience"], board["matches_to_go"]) == (1, 10)
 
         await set_standing(running, me_id, 1800, 50)
         board = (await viewer.http.get("/api/leaderboard")).json()

@@ -104,6 +104,32 @@ async def test_ten_players_are_paired_only_with_the_same_options(settings: Any) 
                 await client.__aexit__(None, None, None)
 
 
+async def test_a_crowd_pressing_at_once_is_all_paired_at_tables_already_rolling(
+    settings: Any,
+) -> None:
+    async with running_server(settings) as running:
+        clients = [Client(running) for _ in range(16)]
+        for client in clients:
+            await client.__aenter__()
+        try:
+            await asyncio.gather(*(client.connect() for client in clients))
+            await asyncio.gather(*(queue(client) for client in clients))
+
+            async def paired(client: Client) -> str:
+                told = await client.until(lambda m: m["type"] == "quick" and m["state"] == "paired")
+                code: str = told["room"]
+                return code
+
+            rooms = await asyncio.gather(*(paired(client) for client in clients))
+            assert sorted(rooms.count(code) for code in set(rooms)) == [2] * 8
+            for client, code in zip(clients, rooms, strict=True):
+                table = (await client.join(code))["table"]
+                assert table["phase"] != "opening" and table["turn"] in (0, 1)
+        finally:
+            for client in clients:
+                await client.__aexit__(None, None, None)
+
+
 async def test_who_left_or_muted_is_not_paired(settings: Any) -> None:
     async with (
         running_server(settings) as running,

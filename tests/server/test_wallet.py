@@ -60,17 +60,19 @@ async def test_one_credit_a_site_day_and_the_streak_follows_the_table(
     async with browser(running) as http:
         player = await me(http)
         first = (await http.post("/api/me/checkin")).json()
-        assert first == {
+        assert first == {  # the first check-in brings the welcome gift with it
             "already": False,
             "credited": 10,
-            "balance": 10,
+            "welcome": 40,
+            "balance": 50,
             "streak": 1,
             "next_reward": 10,
             "day": "2026-12-01",
         }
         again = await http.post("/api/me/checkin")
         assert again.status_code == 200
-        assert again.json() | {"next_reward": 10} == first | {"already": True, "credited": 0}
+        nothing = {"already": True, "credited": 0, "welcome": 0}
+        assert again.json() | {"next_reward": 10} == first | nothing
 
         await clock.advance(120)  # 00:01 in Jakarta: a new day, although UTC's day is the same
         second = (await http.post("/api/me/checkin")).json()
@@ -87,9 +89,9 @@ async def test_one_credit_a_site_day_and_the_streak_follows_the_table(
         assert (reset["streak"], reset["credited"]) == (1, 10)
 
         wallet = (await http.get("/api/me/wallet")).json()
-        assert wallet["balance"] == 10 + 10 + 15 + 15 + 20 + 20 + 40 + 10 + 10
+        assert wallet["balance"] == 40 + 10 + 10 + 15 + 15 + 20 + 20 + 40 + 10 + 10
         assert wallet["checked_in_today"] and wallet["rewards"] == [10, 10, 15, 15, 20, 20, 40]
-        assert [e["reason"] for e in wallet["entries"]] == ["checkin"] * 9
+        assert [e["reason"] for e in wallet["entries"]] == ["checkin"] * 9 + ["welcome"]
         assert wallet["entries"][0]["balance_after"] == wallet["balance"]
         assert (await me(http))["coins"] == wallet["balance"]
         await assert_balance_is_the_ledger_sum(running, player["id"])
@@ -103,10 +105,10 @@ async def test_fifty_check_ins_at_once_credit_once(site: tuple[Running, ManualCl
         assert {a.status_code for a in answers} == {200}
         bodies = [a.json() for a in answers]
         assert sum(1 for b in bodies if not b["already"]) == 1
-        assert {b["balance"] for b in bodies} == {10}
-        assert await assert_balance_is_the_ledger_sum(running, player["id"]) == 10
+        assert {b["balance"] for b in bodies} == {50}
+        assert await assert_balance_is_the_ledger_sum(running, player["id"]) == 50
         entries = await running.services.wallets.entries(player["id"])
-        assert len(entries) == 1
+        assert [e.reason for e in entries] == ["checkin", "welcome"]
 
 
 async def test_twenty_retries_of_one_purchase_charge_once(

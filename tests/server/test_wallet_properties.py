@@ -60,7 +60,7 @@ async def run(path: Path, ops: list[tuple[Any, ...]]) -> None:
             if op[0] == "checkin":
                 await clock.advance(op[1] * 24 * 3600)
                 done = await wallets.check_in(player.id)
-                assert done.balance == before + done.check_in.coins
+                assert done.balance == before + done.check_in.coins + done.welcome
             elif op[0] == "grant":
                 try:
                     await wallets.grant(player.id, op[1], "property")

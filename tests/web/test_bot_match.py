@@ -62,6 +62,7 @@ def test_a_guest_plays_a_whole_one_point_match_against_the_beginner_bot(
     # The browser logs the refused request itself; nothing else may have gone wrong.
     pages.errors[:] = [e for e in pages.errors if "status of 503" not in e]
     assert page.locator("#totals tbody tr").count() == 2
+    assert "Engine depth 2ply" in page.inner_text("#main")  # the engine's real verdict, said
     assert page.locator("#equity-graph .graph-line").count() == 1
     assert page.get_attribute("#export-mat", "href").endswith("/mat")
     assert page.input_value("#xgid").startswith("XGID=")

@@ -73,25 +73,27 @@ def test_a_check_in_raises_the_balance_once_a_day(server: Any, pages: Any) -> No
 
     page.click("#check-in")
     page.wait_for_selector('#check-in[data-done="true"]')
-    assert page.inner_text("#coins-balance") == "10"  # no reload
+    # The first check-in brings the welcome gift: enough for a first purchase today.
+    assert "welcome gift of +40 coins" in page.inner_text(".toast")
+    assert page.inner_text("#coins-balance") == "50"  # no reload
     assert page.is_disabled("#check-in")
     assert page.inner_text("#check-in") == "Checked in today"
     assert "day 1" in page.inner_text("#coins-streak")
     assert "10 coins" in page.inner_text("#coins-next")  # tomorrow's reward
     assert page.locator("#coins-days .coins-day.done").count() == 1
-    assert balance(running, me) == 10
+    assert balance(running, me) == 50
     assert untranslated(page) == []
     shot(page.locator("#coins-card"), "coins-card-phone")
 
     # The other tab still offers the check-in: pressing it credits nothing.
     late.click("#check-in")
     late.wait_for_selector('#check-in[data-done="true"]')
-    assert late.inner_text("#coins-balance") == "10"
+    assert late.inner_text("#coins-balance") == "50"
     assert late.inner_text("#check-in") == "Checked in today"
-    assert balance(running, me) == 10
+    assert balance(running, me) == 50
     page.reload()
     page.wait_for_selector('#check-in[data-done="true"]')
-    assert page.inner_text("#coins-balance") == "10"
+    assert page.inner_text("#coins-balance") == "50"
 
     # The next site day: the streak's second day pays the table's second reward.
     running.call(lambda: clock.advance(DAY))
@@ -99,10 +101,10 @@ def test_a_check_in_raises_the_balance_once_a_day(server: Any, pages: Any) -> No
     page.wait_for_selector("#check-in:not([disabled])")
     page.click("#check-in")
     page.wait_for_selector('#check-in[data-done="true"]')
-    assert page.inner_text("#coins-balance") == "20"
+    assert page.inner_text("#coins-balance") == "60"
     assert "day 2" in page.inner_text("#coins-streak")
     assert page.locator("#coins-days .coins-day.done").count() == 2
-    assert balance(running, me) == 20
+    assert balance(running, me) == 60
     assert page.evaluate("window.__violations") == []
 
     desk = pages.new(running.base, DESKTOP)
@@ -110,6 +112,33 @@ def test_a_check_in_raises_the_balance_once_a_day(server: Any, pages: Any) -> No
     desk.wait_for_selector("#check-in:not([disabled])")
     shot(desk, "lobby-coins-desktop")
     shot(desk.locator("#coins-card"), "coins-card-desktop")
+
+
+def test_a_new_player_buys_a_first_look_on_day_one(server: Any, pages: Any) -> None:
+    """Day 1: the shop says what each item lacks; the first check-in (with its welcome gift)
+    buys the cheapest checker set."""
+    running = server(clock=ManualClock())
+    page = pages.new(running.base, PHONE)
+    page.goto("/#/shop")
+    page.wait_for_selector("#shop-balance")
+    shop = page.evaluate("fetch('/api/shop').then((r) => r.json())")
+    for item in shop["items"]:
+        if not item["owned"]:
+            label = page.inner_text(f'[data-buy="{item["id"]}"]')
+            assert label == f"{item['price']} · {item['price']} coins short", label
+    cheapest = min((i for i in shop["items"] if not i["owned"]), key=lambda i: i["price"])
+
+    page.goto("/")
+    page.click("#check-in")
+    page.wait_for_selector('#check-in[data-done="true"]')
+    page.click("#open-shop")
+    page.click(f'[data-buy="{cheapest["id"]}"]')
+    page.wait_for_selector(f'[data-item="{cheapest["id"]}"] [data-wear]')
+    assert page.inner_text("#shop-balance") == str(50 - cheapest["price"])
+    dearer = next(i for i in shop["items"] if i["price"] > 50)
+    short = dearer["price"] - (50 - cheapest["price"])
+    assert page.inner_text(f'[data-buy="{dearer["id"]}"]').endswith(f"{short} coins short")
+    assert untranslated(page) == []
 
 
 def test_bought_looks_show_at_a_friend_table(server: Any, pages: Any) -> None:
@@ -134,6 +163,7 @@ def test_bought_looks_show_at_a_friend_table(server: Any, pages: Any) -> None:
     alice.wait_for_selector("#shop-balance")
     assert alice.inner_text("#shop-balance") == "0"
     assert alice.is_disabled('[data-buy="ruby"]')
+    assert alice.inner_text('[data-buy="ruby"]') == "50 · 50 coins short"
     assert alice.query_selector('[data-item="classic"] [data-wear]') is None  # worn already
     assert alice.query_selector('[data-item="ebony"] [data-wear]') is not None  # owned
 

@@ -9,7 +9,7 @@ import pytest
 
 from bidak.server.shared.clocks import ManualClock
 from tests.web.conftest import DESKTOP, screenshot
-from tests.web.helpers import start_practice, untranslated, wait_for_my_move_or_end
+from tests.web.helpers import play_turn, start_practice, untranslated, wait_for_my_move_or_end
 
 PHONE = {"width": 390, "height": 844}
 SIZES = [pytest.param(PHONE, id="phone"), pytest.param(DESKTOP, id="desktop")]
@@ -113,3 +113,35 @@ def test_both_players_see_the_strikes_in_a_three_strikes_room(server: Any, pages
     screenshot(awake, "strikes-phone" if awake is alice else "strikes-desktop")
     for page in (alice, bob):
         assert untranslated(page) == []
+
+    # Sleepy lets every clock run out; awake plays. Each count is said once, even when a turn's
+    # roll and play both time out, and the third loses the match on time, not by resigning.
+    me = sleepy.evaluate("() => window.__bidak.view.seat")
+    for _ in range(40):
+        if sleepy.query_selector("#match-over"):
+            break
+        sleepy.wait_for_function(
+            "() => window.__bidak.view.deadline || document.getElementById('match-over')"
+        )
+        if sleepy.query_selector("#match-over"):
+            break
+        if sleepy.evaluate("() => window.__bidak.view.deadline.player") == me:
+            seen = sleepy.evaluate("() => window.__bidak.view.version")
+            running.call(lambda: clock.advance(31))
+            running.call(running.services.rooms.settle)
+            sleepy.wait_for_function("v => window.__bidak.view.version > v", arg=seen)
+            continue
+        state = wait_for_my_move_or_end(awake)
+        if state == "roll":
+            awake.click("#btn-roll")
+            awake.wait_for_function("() => !document.querySelector('#btn-roll:not([disabled])')")
+        elif state == "move":
+            play_turn(awake)
+        elif state == "doubled":
+            awake.click("#btn-take")
+    sleepy.wait_for_selector("#match-over")
+    log = sleepy.inner_text("#log")
+    for count in ("timeout 1/3", "timeout 2/3", "timeout 3/3"):
+        assert log.count(count) == 1, (count, log)
+    assert "gave up the match" not in log
+    assert "You ran out of time: timeout 3/3 loses the match" in log

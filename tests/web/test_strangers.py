@@ -215,7 +215,9 @@ def test_leaderboard_live_list_and_profile(server: Any, pages: Any) -> None:
             assert page.inner_text("#your-rank") == "Your rank: 3"
             assert page.get_attribute("#ranks tbody tr.me", "data-player") == viewer["id"]
         else:
-            assert page.get_attribute("#your-rank", "data-i18n") == "leaderboard.unranked"
+            # Not on the board, and told how many rated matches it takes.
+            assert page.get_attribute("#your-rank", "data-i18n") == "leaderboard.to_go"
+            assert "more rated 5-point matches" in page.inner_text("#your-rank")
         assert untranslated(page) == []
         screenshot(page, f"leaderboard-{size}")
 

@@ -35,6 +35,7 @@ def serve(
     from pydantic import ValidationError
 
     from bidak.server.app import create_app
+    from bidak.server.shared.http_protocol import HttpProtocol
     from bidak.server.shared.openfiles import LOW, raise_open_files
     from bidak.server.shared.preflight import problems
     from bidak.server.shared.settings import Settings
@@ -86,6 +87,7 @@ def serve(
         "log_level": "info",
         "ws_max_size": settings.max_message_bytes * 4,
         "ws_per_message_deflate": settings.ws_deflate,
+        "http": HttpProtocol,
     }
     if workers == 1:
         uvicorn.run(create_app(settings), **options)  # type: ignore[arg-type]

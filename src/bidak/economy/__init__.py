@@ -1,10 +1,11 @@
 """Coins: the daily check-in's reward table and streak, and the rules every ledger entry obeys.
 
 Pure: standard library only (``zoneinfo`` reads the time-zone database). Coins come from a daily
-check-in (and an operator's grant for support cases) and are spent on cosmetics; matches never
-give or take coins. A balance is never a counter that code adds to: it is the sum of the
-account's ledger entries, and each entry carries an idempotency key that is unique, so the same
-request sent twice (a double click, a retry after a lost answer) is stored once.
+check-in (the first one with a welcome gift; an operator's grant for support cases) and are
+spent on cosmetics; matches never give or take coins. A balance is never a counter that code
+adds to: it is the sum of the account's ledger entries, and each entry carries an idempotency
+key that is unique, so the same request sent twice (a double click, a retry after a lost
+answer) is stored once.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ REWARDS: tuple[int, ...] = (10, 10, 15, 15, 20, 20, 40)
 again, and so on. A missed day starts the streak again at day 1."""
 DEFAULT_ZONE = "Asia/Jakarta"
 """The site's day: a calendar day in the first players' zone (``BIDAK_CHECKIN_TZ``)."""
+WELCOME_GIFT = 40
+"""Coins an account is given once, with its first check-in: with day 1's reward they buy the
+cheapest checker set, so a new player can make a first purchase on day 1."""
 MAX_GRANT = 100_000
 """The most an operator may grant or take back in one entry."""
 
@@ -32,6 +36,8 @@ class Reason(enum.StrEnum):
     """An operator's correction for a support case (positive or negative), with a note."""
     MERGE = "merge"
     """A guest's balance moving to the account it signed in to (two entries, one each way)."""
+    WELCOME = "welcome"
+    """The welcome gift (``WELCOME_GIFT``), once per account, with its first check-in."""
 
 
 class Insufficient(Exception):

@@ -93,6 +93,13 @@ export interface LoggedEvent {
   event: MatchEvent;
 }
 
+/** GET /api/matches/{id}/events */
+export interface MatchEvents {
+  match_id: string;
+  finished: boolean;
+  events: LoggedEvent[];
+}
+
 // -- WebSocket messages, server to client ------------------------------------------------------
 
 export interface SnapshotMessage {
@@ -194,6 +201,8 @@ export interface Me {
   rating?: number;
   email?: string | null;
   email_linked?: boolean;
+  /** the browser came with a session that had ended: this is a new guest */
+  signed_out?: boolean;
 }
 
 /** What main.js gives the views it mounts. */
@@ -312,6 +321,7 @@ export interface CheckIn {
   streak: number;
   next_reward: number;
   credited: number;
+  welcome?: number;
   already: boolean;
 }
 
@@ -320,6 +330,8 @@ export interface Leaderboard {
   your_rank: number | null;
   min_experience: number;
   active_days: number;
+  your_experience: number;
+  matches_to_go: number;
 }
 
 export interface LiveGame {
@@ -384,6 +396,8 @@ export interface LetterSent {
 export interface SessionItem {
   id: string;
   device: string;
+  browser?: string | null;
+  system?: string | null;
   current: boolean;
   created_at: number | string;
   last_seen?: number | string | null;

@@ -20,6 +20,10 @@ as soon as it is set up (a ramp, which also keeps the 90-second move clocks from
 while the other pairs are created); only intents sent inside the window, which opens when every
 pair is ready and lasts ``duration`` seconds, are counted.
 
+The server started by the bench serves ``/metrics`` to it (``BIDAK_METRICS=local``): the table
+also shows the server's longest event loop stall and its longest collection in the window
+(:mod:`.loopwatch`), "-" for a server that does not tell them.
+
 The package, by concern:
 
 - :mod:`.load`: what one run is (the load, the think time) and what its clients saw (the tally);
@@ -27,6 +31,7 @@ The package, by concern:
 - :mod:`.clients`: the clients of one process, and the worker processes that run more;
 - :mod:`.relay`: the reference server;
 - :mod:`.processes`: servers in subprocesses (``bidak serve`` or the relay);
+- :mod:`.loopwatch`: the server's own longest stall and collection, read from its ``/metrics``;
 - :mod:`.measure`: one measured run, and :func:`run`, the two runs of ``bidak bench server``;
 - :mod:`.report`: the table it prints.
 """

@@ -16,6 +16,7 @@ from typing import Any
 
 from bidak.bench.server.clients import run_clients, worker
 from bidak.bench.server.load import Load, Tally, Think
+from bidak.bench.server.loopwatch import LoopWatch
 from bidak.bench.server.processes import ServerProcess
 from bidak.server.shared.openfiles import (
     raise_open_files,  # stdlib only: the server is not imported
@@ -32,6 +33,10 @@ class Result:
     tally: Tally
     server_cpu: float | None
     """Share of one core the server process used during the window (None: not ours)."""
+    loop_stall: float | None = None
+    """The server's longest event loop stall in the window, in seconds (None: not told)."""
+    collection: float | None = None
+    """The server's longest collection in the window, in seconds (None: not told)."""
 
     @property
     def mean_message_bytes(self) -> int:
@@ -50,13 +55,19 @@ def measure(name: str, load: Load, workers: int, server: ServerProcess | None = 
     import threading
 
     cpu: list[tuple[float | None, float]] = []  # (server CPU seconds, time) at open and close
+    watch = LoopWatch(load.url)
 
     def sample() -> None:
         cpu.append((server.cpu_seconds() if server else None, time.monotonic()))
 
+    def close_window() -> None:
+        sample()
+        watch.stop()
+
     def started() -> None:
         sample()
-        threading.Timer(load.duration, sample).start()
+        watch.start()
+        threading.Timer(load.duration, close_window).start()
 
     if workers <= 0:
         tally = run_clients(load, 0, load.matches, started)
@@ -81,12 +92,12 @@ def measure(name: str, load: Load, workers: int, server: ServerProcess | None = 
         for process in processes:
             process.join()
     if len(cpu) < 2:  # every pair ended before the window did
-        sample()
+        close_window()
     (cpu_before, opened), (cpu_after, closed) = cpu[:2]
     share = None
     if cpu_after is not None and cpu_before is not None:
         share = (cpu_after - cpu_before) / max(1e-9, closed - opened)
-    return Result(name, load, tally, share)
+    return Result(name, load, tally, share, watch.stall, watch.collection)
 
 
 def _from_workers(queue: Any, processes: list[Any]) -> Any:
@@ -131,7 +142,9 @@ def run(
                 database, log=where / "server.log", workers=server_workers, bus_url=bus_url
             )
             # Every player of the bench comes from this one address.
-            server.start(BIDAK_BOT_DELAY="0", BIDAK_GUESTS_PER_MINUTE="1000000000")
+            server.start(
+                BIDAK_BOT_DELAY="0", BIDAK_GUESTS_PER_MINUTE="1000000000", BIDAK_METRICS="local"
+            )
         try:
             if server is not None:
                 asyncio.run(server.ready())

@@ -23,6 +23,10 @@ def _pairing(result: Result, q: float) -> str:
     return f"{quantile(result.tally.pairing_ms, q):.1f}"
 
 
+def _ms(seconds: float | None) -> str:
+    return "-" if seconds is None else f"{seconds * 1000:.0f}"
+
+
 def results_table(results: list[Result]) -> Table:
     """One column per server, so the reference stands next to Bidak."""
     table = Table("", *(result.name for result in results), title="bidak bench server")
@@ -38,6 +42,8 @@ def results_table(results: list[Result]) -> Table:
         ("errors", lambda r: str(sum(r.tally.errors.values()))),
         ("pairing p50 ms", lambda r: _pairing(r, 0.50)),
         ("pairing p99 ms", lambda r: _pairing(r, 0.99)),
+        ("longest loop stall ms", lambda r: _ms(r.loop_stall)),
+        ("longest collection ms", lambda r: _ms(r.collection)),
         ("matches finished", lambda r: str(r.tally.finished) if r.load.kind == "bidak" else "-"),
         ("mean message bytes", lambda r: str(r.mean_message_bytes)),
         (

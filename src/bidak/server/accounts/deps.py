@@ -64,6 +64,9 @@ async def current_player(request: Request, response: Response, services: Account
     limits = services.limits
     too_soon(await limits.wait(limits.guests, address, services.clock.now()), "new players")
     player, token = await services.store.create_guest(guest_name(), device)
+    # A cookie whose session has ended (signed out from another browser, or its account
+    # deleted): the new guest's answer says so, so the page can tell the player.
+    request.state.signed_out = bool(request.cookies.get(COOKIE))
     # Behind a TLS-terminating proxy the request's scheme is https when the proxy is trusted
     # (uvicorn's --forwarded-allow-ips) and says so in X-Forwarded-Proto.
     secure = services.settings.secure_cookies or request.url.scheme == "https"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Request
 
 from bidak.match import Phase, Player, state_from_json
 from bidak.server.accounts.deps import PlayerDep
@@ -27,9 +27,12 @@ def _me(player: PlayerRow) -> Me:
 
 
 @router.get("", response_model=Me)
-async def read_me(player: PlayerDep) -> Me:
-    """The visitor's account; the first visit creates a guest and sets the session cookie."""
-    return _me(player)
+async def read_me(request: Request, player: PlayerDep) -> Me:
+    """The visitor's account; the first visit creates a guest and sets the session cookie
+    (``signed_out``: the browser's session had ended, so this guest is new)."""
+    return _me(player).model_copy(
+        update={"signed_out": getattr(request.state, "signed_out", False)}
+    )
 
 
 @router.patch("", response_model=Me)

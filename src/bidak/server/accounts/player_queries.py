@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any, cast
 
-from sqlalchemy import Table, delete, insert, select, update
+from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.engine import Connection
 
 from bidak.server.accounts.devices import UNKNOWN
@@ -26,6 +26,15 @@ from bidak.server.shared.store.rows import new_id, token_hash
 
 _PLAYERS = cast(Table, PlayerRow.__table__)
 _SESSIONS = cast(Table, SessionRow.__table__)
+_BY_IDS = select(PlayerRow).where(PlayerRow.id.in_(bindparam("ids", expanding=True)))
+"""Players by id: an ``in_`` built once, as every ``in_`` of a list (``docs/architecture.md``,
+"Storage": one built per call leaves a reference cycle behind)."""
+_SIGNED_IN = (
+    select(SessionRow, PlayerRow)
+    .join(PlayerRow, PlayerRow.id == SessionRow.player_id)
+    .where(SessionRow.token_hash == bindparam("token_hash"))
+)
+"""A session and its player, in one round trip (every request and socket asks)."""
 
 # -- inside a transaction ---------------------------------------------------------------------
 
@@ -140,11 +149,11 @@ class Players:
         """The session of a cookie token and its player; None for an unknown (or ended)
         token and for a deleted account."""
         async with self.db.session() as session:
-            found = await session.get(SessionRow, token_hash(token))
-            if found is None:
+            row = (await session.execute(_SIGNED_IN, {"token_hash": token_hash(token)})).first()
+            if row is None:
                 return None
-            player = await session.get(PlayerRow, found.player_id)
-            if player is None or player.deleted_at is not None:
+            found, player = row
+            if player.deleted_at is not None:
                 return None
             return found, player
 
@@ -164,7 +173,7 @@ class Players:
         if not wanted:
             return {}
         async with self.db.session() as session:
-            rows = await session.scalars(select(PlayerRow).where(PlayerRow.id.in_(wanted)))
+            rows = await session.scalars(_BY_IDS, {"ids": wanted})
             return {row.id: row for row in rows}
 
     async def rename(self, player_id: str, name: str) -> PlayerRow:

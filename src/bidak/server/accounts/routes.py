@@ -55,7 +55,9 @@ class SessionOut(BaseModel):
     id: str
     created_at: str
     last_seen: float | None
-    device: str
+    device: str = Field(description='the coarse label, in English: "Chrome on Android"')
+    browser: str | None = Field(description="the browser's family (Chrome, Safari, ...) or null")
+    system: str | None = Field(description="the operating system (Android, iPhone, ...) or null")
     current: bool
 
 

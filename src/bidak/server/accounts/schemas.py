@@ -12,6 +12,11 @@ class Me(BaseModel):
     email_linked: bool
     email: str | None = Field(default=None, description="the linked address, partly masked")
     rating: float = 1500.0
+    signed_out: bool = Field(
+        default=False,
+        description="this browser came with a session that has ended (signed out elsewhere):"
+        " it is now this new guest",
+    )
 
 
 class Rename(BaseModel):

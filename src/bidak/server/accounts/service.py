@@ -21,7 +21,7 @@ import orjson
 
 from bidak.server.accounts import player_queries as players
 from bidak.server.accounts import queries
-from bidak.server.accounts.devices import UNKNOWN
+from bidak.server.accounts.devices import UNKNOWN, device_parts
 from bidak.server.accounts.queries import Confirmed, LinkRefused, NotYours
 from bidak.server.accounts.tokens import BadToken, ExpiredToken, Signer
 from bidak.server.mail import BadAddress, Language, Outbox, Purpose, compose, masked, normalise
@@ -256,6 +256,8 @@ class Accounts:
                 "created_at": row["created_at"].isoformat(),
                 "last_seen": row["last_seen"],
                 "device": row["device"] or UNKNOWN,
+                "browser": device_parts(row["device"])[0],
+                "system": device_parts(row["device"])[1],
                 "current": row["token_hash"] == mine,
             }
             for row in rows

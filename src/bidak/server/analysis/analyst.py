@@ -37,6 +37,9 @@ class Analyst:
         self._keep = keep
         self._reviews: OrderedDict[Hashable, dict[str, Any]] = OrderedDict()
         self._pending: dict[Hashable, asyncio.Future[dict[str, Any]]] = {}
+        # Each written by one thread only: admitted on the loop's, done on the pool's.
+        self._admitted = 0
+        self._done = 0
 
     async def run(self, work: Callable[[], T]) -> T:
         """``work()`` on the analysis pool; :class:`Busy` when the pool admits no more."""
@@ -47,8 +50,18 @@ class Analyst:
         except BaseException:
             self._slots.release()
             raise
-        future.add_done_callback(lambda _: self._slots.release())
+        self._admitted += 1
+        future.add_done_callback(self._finished)
         return await asyncio.wrap_future(future)
+
+    def _finished(self, _: object) -> None:
+        self._done += 1
+        self._slots.release()
+
+    @property
+    def queued(self) -> int:
+        """Analyses admitted and not yet done."""
+        return self._admitted - self._done
 
     def kept(self, key: Hashable) -> dict[str, Any] | None:
         """The review ``key`` names if it is kept."""

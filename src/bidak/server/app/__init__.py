@@ -40,6 +40,9 @@ from bidak.server.shared.bus import bus_from_url
 from bidak.server.shared.clocks import Clock, SystemClock
 from bidak.server.shared.collector import Collector
 from bidak.server.shared.limiter import Limits, limiter_for
+from bidak.server.shared.loop_monitor import LoopMonitor
+from bidak.server.shared.metrics import Metrics, Sources
+from bidak.server.shared.metrics import router as metrics_router
 from bidak.server.shared.security import Refused, SiteCheck, SiteGuard, refuse_socket
 from bidak.server.shared.settings import Settings
 from bidak.server.shared.store.db import Database
@@ -127,6 +130,11 @@ def create_app(
         quick = QuickMatch(db, service, bus, the_clock)
         outbox = mail_outbox(settings, the_clock)
         signer = Signer(settings.secret_key)
+        metrics = Metrics() if settings.metrics is not None else None
+        monitor = LoopMonitor(
+            on_lag=metrics.loop_lag.observe if metrics else lambda seconds: None,
+            on_collection=metrics.observe_collection if metrics else lambda collection: None,
+        )
         accounts = Accounts(db, outbox, the_clock, limits, signer)
         app.state.services = Services(
             settings,
@@ -145,6 +153,8 @@ def create_app(
             accounts,
             signer,
             Training(db, the_clock),
+            monitor,
+            metrics,
         )
         await sockets.start()
         await service.start()
@@ -152,11 +162,31 @@ def create_app(
         db.start_checkpoints()
         collector = None
         if settings.gc_freeze_seconds is not None:
-            collector = Collector(settings.gc_freeze_seconds)
+            # Full collections wait for a moment without play (bidak.server.shared.collector).
+            collector = Collector(
+                settings.gc_freeze_seconds, busy=lambda: service.actor.live_matches > 0
+            )
             collector.start()
+        monitor.start()
+        if metrics is not None:
+            service.on_action = metrics.observe_action
+            quick.on_paired = metrics.pairing_wait.observe
+            counted = collector
+            metrics.read_from(
+                Sources(
+                    monitor=monitor,
+                    full_collections=lambda: counted.full_collections if counted else 0,
+                    open_sockets=lambda: len(sockets),
+                    live_matches=lambda: service.actor.live_matches,
+                    quick_waiting=lambda: quick.waiting,
+                    mail_outbox=lambda: outbox.pending if outbox else 0,
+                    analysis_queue={"hint": lambda: hints.queued, "review": lambda: reviews.queued},
+                )
+            )
         try:
             yield
         finally:
+            await monitor.stop()
             if collector is not None:
                 await collector.stop()
             await quick.stop()
@@ -189,6 +219,7 @@ def create_app(
     app.include_router(training.router)
     app.include_router(identity.router)
     app.include_router(ws.router)
+    app.include_router(metrics_router)
 
     @app.get("/api/health", tags=["health"], response_model=Health)
     async def health() -> Health:

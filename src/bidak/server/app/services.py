@@ -20,6 +20,8 @@ from bidak.server.play.storage import Store
 from bidak.server.shared.bus import Bus
 from bidak.server.shared.clocks import Clock
 from bidak.server.shared.limiter import Limits
+from bidak.server.shared.loop_monitor import LoopMonitor
+from bidak.server.shared.metrics import Metrics
 from bidak.server.shared.settings import Settings
 from bidak.server.shared.store.db import Database
 from bidak.server.training import Training
@@ -45,3 +47,7 @@ class Services:
     signer: Signer
     """Signs short-lived, purpose-bound tokens with ``BIDAK_SECRET_KEY``."""
     training: Training
+    monitor: LoopMonitor | None = None
+    """The event loop's lag and the collector's pauses (:mod:`bidak.server.shared.loop_monitor`)."""
+    metrics: Metrics | None = None
+    """The series of ``/metrics``, when ``BIDAK_METRICS`` serves them."""

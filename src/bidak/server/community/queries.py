@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, func, insert, or_, select, update
+from sqlalchemy import Table, and_, bindparam, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
 from bidak.server.play import RoomKind
@@ -23,6 +23,15 @@ _RATED = cast(Table, RatedMatchRow.__table__)
 _REVIEWED = cast(Table, ReviewedRow.__table__)
 _ROOMS = cast(Table, RoomRow.__table__)
 _MATCHES = cast(Table, MatchRow.__table__)
+# Built once: an ``in_`` of a list built per call leaves a reference cycle behind
+# (docs/architecture.md, "Storage").
+_NAMES = select(_PLAYERS.c.id, _PLAYERS.c.name).where(
+    _PLAYERS.c.id.in_(bindparam("ids", expanding=True))
+)
+_SEATED = select(_PLAYERS.c.id, _PLAYERS.c.name, _PLAYERS.c.rating).where(
+    _PLAYERS.c.id.in_(bindparam("ids", expanding=True))
+)
+_LISTED = _ROOMS.c.kind.in_([RoomKind.QUICK.value, RoomKind.FRIEND.value])
 
 LEADERS = 100
 MIN_EXPERIENCE = 50
@@ -83,12 +92,7 @@ def profile(connection: Connection, player_id: str, recent: int = 20) -> Profile
         else:
             break
     others = {r.loser_id if r.winner_id == player_id else r.winner_id for r in rows[:recent]}
-    names = {
-        r.id: r.name
-        for r in connection.execute(
-            select(_PLAYERS.c.id, _PLAYERS.c.name).where(_PLAYERS.c.id.in_(others))
-        )
-    }
+    names = {r.id: r.name for r in connection.execute(_NAMES, {"ids": list(others)})}
     lines = []
     for row in rows[:recent]:
         win = row.winner_id == player_id
@@ -123,13 +127,47 @@ def profile(connection: Connection, player_id: str, recent: int = 20) -> Profile
     )
 
 
-def _active_players(since: datetime) -> Any:
+def _active_players() -> Any:
+    """Who played a rated match since the parameter ``since``."""
     last = (
         select(_RATED.c.winner_id.label("player_id"), _RATED.c.at)
         .union_all(select(_RATED.c.loser_id.label("player_id"), _RATED.c.at))
         .subquery()
     )
-    return select(last.c.player_id).group_by(last.c.player_id).having(func.max(last.c.at) >= since)
+    return (
+        select(last.c.player_id)
+        .group_by(last.c.player_id)
+        .having(func.max(last.c.at) >= bindparam("since"))
+    )
+
+
+# The leaderboard's statements are built once, with parameters: built per call, the subquery's
+# union left about 90 objects in reference cycles behind each time (docs/architecture.md,
+# "Storage").
+_ELIGIBLE = and_(_PLAYERS.c.experience >= MIN_EXPERIENCE, _PLAYERS.c.id.in_(_active_players()))
+_TOP = (
+    select(_PLAYERS.c.id, _PLAYERS.c.name, _PLAYERS.c.rating, _PLAYERS.c.experience)
+    .where(_ELIGIBLE)
+    .order_by(_PLAYERS.c.rating.desc(), _PLAYERS.c.experience.desc(), _PLAYERS.c.id)
+    .limit(bindparam("size"))
+)
+_MINE = select(_PLAYERS.c.rating, _PLAYERS.c.experience).where(
+    _PLAYERS.c.id == bindparam("viewer"), _ELIGIBLE
+)
+_AHEAD = (
+    select(func.count())
+    .select_from(_PLAYERS)
+    .where(
+        _ELIGIBLE,
+        or_(
+            _PLAYERS.c.rating > bindparam("rating"),
+            and_(
+                _PLAYERS.c.rating == bindparam("rating"),
+                _PLAYERS.c.experience > bindparam("experience"),
+            ),
+        ),
+    )
+)
 
 
 def leaderboard(
@@ -138,40 +176,17 @@ def leaderboard(
     """The top ``size`` by rating (ties: more experience first) of players with enough
     experience who played a rated match since ``since``, and the viewer's own rank (None when
     the viewer is not eligible)."""
-    eligible = and_(
-        _PLAYERS.c.experience >= MIN_EXPERIENCE, _PLAYERS.c.id.in_(_active_players(since))
-    )
-    rows = connection.execute(
-        select(_PLAYERS.c.id, _PLAYERS.c.name, _PLAYERS.c.rating, _PLAYERS.c.experience)
-        .where(eligible)
-        .order_by(_PLAYERS.c.rating.desc(), _PLAYERS.c.experience.desc(), _PLAYERS.c.id)
-        .limit(size)
-    ).all()
+    rows = connection.execute(_TOP, {"since": since, "size": size}).all()
     top = [
         {"rank": index, "id": r.id, "name": r.name, "rating": r.rating, "experience": r.experience}
         for index, r in enumerate(rows, start=1)
     ]
     rank = None
     if viewer_id is not None:
-        me = connection.execute(
-            select(_PLAYERS.c.rating, _PLAYERS.c.experience).where(
-                _PLAYERS.c.id == viewer_id, eligible
-            )
-        ).first()
+        me = connection.execute(_MINE, {"since": since, "viewer": viewer_id}).first()
         if me is not None:
             ahead = connection.execute(
-                select(func.count())
-                .select_from(_PLAYERS)
-                .where(
-                    eligible,
-                    or_(
-                        _PLAYERS.c.rating > me.rating,
-                        and_(
-                            _PLAYERS.c.rating == me.rating,
-                            _PLAYERS.c.experience > me.experience,
-                        ),
-                    ),
-                )
+                _AHEAD, {"since": since, "rating": me.rating, "experience": me.experience}
             ).scalar_one()
             rank = int(ahead) + 1
     return top, rank
@@ -192,19 +207,14 @@ def live(connection: Connection, limit: int = 50) -> list[dict[str, Any]]:
         .join(_MATCHES, _MATCHES.c.id == _ROOMS.c.match_id)
         .where(
             _MATCHES.c.finished.is_(False),
-            _ROOMS.c.kind.in_([RoomKind.QUICK.value, RoomKind.FRIEND.value]),
+            _LISTED,
             _ROOMS.c.private.is_(False),
         )
         .order_by(_MATCHES.c.created_at.desc())
         .limit(limit)
     ).all()
     ids = {i for r in rows for i in (r.seat0_id, r.seat1_id) if i}
-    players = {
-        p.id: p
-        for p in connection.execute(
-            select(_PLAYERS.c.id, _PLAYERS.c.name, _PLAYERS.c.rating).where(_PLAYERS.c.id.in_(ids))
-        )
-    }
+    players = {p.id: p for p in connection.execute(_SEATED, {"ids": list(ids)})}
     games = []
     for r in rows:
         seats = [players.get(i) if i else None for i in (r.seat0_id, r.seat1_id)]

@@ -13,6 +13,9 @@ from bidak.server.community import queries
 from bidak.server.shared.deps import SharedDep
 from bidak.server.shared.store.rows import is_key
 
+TYPICAL_LENGTH = 5
+"""The match length "how many more matches" counts in (quick and friend matches' usual one)."""
+
 router = APIRouter(tags=["community"])
 
 
@@ -54,6 +57,12 @@ class LeaderboardOut(BaseModel):
     your_rank: int | None = Field(description="null: you are not on the board yet")
     min_experience: int = queries.MIN_EXPERIENCE
     active_days: int = queries.ACTIVE_DAYS
+    your_experience: int = Field(0, description="your experience: the sum of your rated lengths")
+    matches_to_go: int = Field(
+        0,
+        description="how many more rated 5-point matches bring your experience to"
+        " min_experience (0: enough; then a rated match in active_days puts you on the board)",
+    )
 
 
 class LivePlayer(BaseModel):
@@ -119,7 +128,13 @@ async def leaderboard(player: PlayerDep, services: SharedDep) -> LeaderboardOut:
         partial(queries.leaderboard, viewer_id=player.id, since=since)
     )
     leaders = [Leader(**row | {"rating": round(row["rating"], 2)}) for row in top]
-    return LeaderboardOut(leaders=leaders, your_rank=rank)
+    missing = max(0, queries.MIN_EXPERIENCE - player.experience)
+    return LeaderboardOut(
+        leaders=leaders,
+        your_rank=rank,
+        your_experience=player.experience,
+        matches_to_go=-(-missing // TYPICAL_LENGTH),
+    )
 
 
 @router.get("/api/live", response_model=list[LiveGame])

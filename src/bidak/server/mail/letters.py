@@ -75,26 +75,26 @@ _TEXTS: dict[Language, dict[Purpose, tuple[str, str, str]]] = {
     },
     "id": {
         Purpose.LINK_EMAIL: (
-            "Konfirmasi email Anda untuk Bidak",
-            "Buka tautan ini untuk menautkan alamat ini ke akun Bidak Anda, {name}. Dengan"
+            "Konfirmasi emailmu untuk Bidak",
+            "Buka tautan ini untuk menautkan alamat ini ke akun Bidak-mu, {name}. Dengan"
             " begitu akun dapat dipulihkan di perangkat mana pun.",
             "Konfirmasi alamat ini",
         ),
         Purpose.SIGN_IN: (
             "Masuk ke Bidak",
-            "Buka tautan ini untuk masuk ke akun Bidak Anda, {name}, di peramban tempat tautan"
+            "Buka tautan ini untuk masuk ke akun Bidak-mu, {name}, di browser tempat tautan"
             " dibuka.",
             "Masuk",
         ),
         Purpose.CHANGE_EMAIL: (
-            "Ubah email akun Bidak Anda",
-            "Buka tautan ini untuk mengubah atau menghapus alamat email akun Bidak Anda, {name}.",
+            "Ubah email akun Bidak-mu",
+            "Buka tautan ini untuk mengubah atau menghapus alamat email akun Bidak-mu, {name}.",
             "Ubah email",
         ),
         Purpose.DELETE_ACCOUNT: (
-            "Hapus akun Bidak Anda",
-            "Buka tautan ini untuk menghapus akun Bidak Anda, {name}. Lawan Anda tetap"
-            " menyimpan catatan pertandingan, dengan nama Anda diganti menjadi"
+            "Hapus akun Bidak-mu",
+            "Buka tautan ini untuk menghapus akun Bidak-mu, {name}. Lawanmu tetap"
+            " menyimpan catatan pertandingan, dengan namamu diganti menjadi"
             " \u201cpemain terhapus\u201d.",
             "Hapus akun",
         ),
@@ -137,7 +137,7 @@ _COMMON: dict[Language, tuple[str, str, str]] = {
     "id": (
         "Halo,",
         "Tautan ini hanya berlaku sekali, selama {minutes} menit.",
-        "Jika Anda tidak memintanya, abaikan pesan ini: tidak ada yang berubah.",
+        "Jika kamu tidak memintanya, abaikan pesan ini: tidak ada yang berubah.",
     ),
     "fi": (
         "Hei,",

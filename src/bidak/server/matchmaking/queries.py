@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import cast
 
-from sqlalchemy import Table, delete, insert, select, update
+from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.engine import Connection
 
 from bidak.pairing import Options, Seeker
@@ -12,10 +13,14 @@ from bidak.server.shared.store.models import MuteRow, QueueRow
 
 _QUEUE = cast(Table, QueueRow.__table__)
 _MUTES = cast(Table, MuteRow.__table__)
-
-
-class Gone(Exception):
-    """One of the two entries of a pair was taken meanwhile (another process paired it)."""
+# Built once: an ``in_`` of a list built per call leaves a reference cycle behind
+# (docs/architecture.md, "Storage").
+_TAKE = delete(_QUEUE).where(_QUEUE.c.player_id.in_(bindparam("pair", expanding=True)))
+_QUEUED = (
+    select(_QUEUE.c.player_id)
+    .where(_QUEUE.c.player_id.in_(bindparam("players", expanding=True)))
+    .with_for_update()
+)
 
 
 def enqueue(
@@ -47,16 +52,30 @@ def enqueue(
     return since
 
 
+def enqueue_all(
+    connection: Connection, entries: Sequence[tuple[str, float, Options, float]]
+) -> list[float]:
+    """:func:`enqueue` for each ``(player_id, rating, options, since)``, in order; the time each
+    waits from."""
+    return [enqueue(connection, *entry) for entry in entries]
+
+
 def leave(connection: Connection, player_id: str) -> bool:
     """Take the player out of the queue; False if they were not in it."""
     return bool(connection.execute(delete(_QUEUE).where(_QUEUE.c.player_id == player_id)).rowcount)
 
 
-def take_pair(connection: Connection, a: str, b: str) -> None:
-    """Take both out of the queue, or neither (:class:`Gone`, and the transaction is undone)."""
-    taken = connection.execute(delete(_QUEUE).where(_QUEUE.c.player_id.in_([a, b]))).rowcount
-    if taken != 2:
-        raise Gone(f"{a} or {b} left the queue")
+def take_pairs(connection: Connection, pairs: Sequence[tuple[str, str]]) -> list[bool]:
+    """Take out of the queue every pair whose two players are both still in it; which pairs
+    were taken (the others lost a player to another process meanwhile). The rows are locked
+    first (PostgreSQL), so two processes cannot take the same player."""
+    everyone = [player for two in pairs for player in two]
+    present = set(connection.execute(_QUEUED, {"players": everyone}).scalars())
+    taken = [a in present and b in present for a, b in pairs]
+    gone = [player for two, took in zip(pairs, taken, strict=True) if took for player in two]
+    if gone:
+        connection.execute(_TAKE, {"pair": gone})
+    return taken
 
 
 def mark_offered(connection: Connection, player_id: str) -> bool:

@@ -21,16 +21,19 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy.exc import OperationalError
+import orjson
 
 from bidak.errors import BidakError
 from bidak.match import (
     Action,
     Event,
+    ForfeitMatch,
     MatchState,
     Phase,
     Player,
+    ResignGame,
     RuleSet,
+    SetAutoplay,
     advance,
     apply,
     decider,
@@ -48,10 +51,16 @@ from bidak.server.play.wire.notes import events_note
 from bidak.server.play.wire.table import Deadline as DeadlineJson
 from bidak.server.shared.bus import Bus
 from bidak.server.shared.clocks import Clock
+from bidak.server.shared.store.db import StorageError
 from bidak.server.shared.store.models import MatchRow
 from bidak.server.shared.store.rows import new_id
 
 log = logging.getLogger(__name__)
+
+RETRY_SECONDS = 0.5
+RETRIES = 120
+"""How often, and how many times, a bot's or a clock's action is tried again while the
+database fails (a minute in all)."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +84,10 @@ class Live:
 Deadline = Callable[[Room, MatchState], tuple[float | None, int | None]]
 """The deadline (and the version it is for) of the decision pending in a state."""
 
+POSITION_FREE = (ForfeitMatch, ResignGame, SetAutoplay)
+"""Intents that do not depend on the position: never refused as stale (a player who resigns
+while the bot plays means it all the same); the rules still refuse them when not allowed."""
+
 
 class Actor:
     """Writes matches: ``room`` finds a match's room, ``deadline`` sets its clock, ``stored``
@@ -96,6 +109,14 @@ class Actor:
         # One lock per match being acted on; it goes away with its last user, so a server
         # that runs for months does not keep one for every match it ever served.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._unsure: dict[str, Append] = {}
+        """Appends whose commit failed in a way that leaves it unknown whether they were
+        stored (the connection died during the commit), not yet found out."""
+
+    @property
+    def live_matches(self) -> int:
+        """Unfinished matches this process holds (is playing or was last)."""
+        return len(self._live)
 
     def known_state(self, match_id: str) -> MatchState | None:
         live = self._live.get(match_id)
@@ -107,10 +128,18 @@ class Actor:
     async def start_match(self, room: Room, rules: RuleSet) -> Room:
         """Start the match of a room stored with both seats taken; the room with its match (or
         as it is when someone else started it meanwhile)."""
+        row, stored = self.new_match(room, rules)
+        try:
+            await self.store.create_match(room.code, row, stored, self.clock.now())
+        except Conflict:
+            return room  # the room's match was started by someone else meanwhile
+        return await self.opened(room, row, stored)
+
+    def new_match(self, room: Room, rules: RuleSet) -> tuple[MatchRow, list[dict[str, Any]]]:
+        """A new match for ``room``, not stored yet: its row and its first events (as JSON)."""
         seed = self._seeds()
         state, events = start_match(rules)
         stored = [event_to_json(e) for e in events]
-        now = self.clock.now()
         row = MatchRow(
             id=new_id(),
             room_code=room.code,
@@ -126,16 +155,17 @@ class Actor:
             created_at=datetime.now(UTC),
             updated_at=datetime.now(UTC),
         )
-        try:
-            await self.store.create_match(room.code, row, stored, now)
-        except Conflict:
-            return room  # the room's match was started by someone else meanwhile
+        return row, stored
+
+    async def opened(self, room: Room, row: MatchRow, stored: list[dict[str, Any]]) -> Room:
+        """After :meth:`new_match`'s row was stored as the room's match: hold it, tell the
+        room, throw the opening roll; the room with its match."""
         room = replace(room, match_id=row.id)
         live = live_from_row(row, room)
         self._live[row.id] = live
         await self.publish(live, stored, 1, row.state)
         # The opening roll is automatic: throw it through the ordinary path.
-        await self.act(row.id, None, lambda state: None, expect_version=state.version)
+        await self.act(row.id, None, lambda state: None, expect_version=row.version)
         return room
 
     async def submit(
@@ -148,6 +178,8 @@ class Actor:
         if room.match_id is None:
             raise RoomError("not_started", "The match starts when your opponent arrives")
         action = make(seat)
+        if isinstance(action, POSITION_FREE):
+            version = None  # the table moving on meanwhile changes nothing about these
         await self.act(room.match_id, seat, lambda state: action, expect_version=version)
 
     async def load(self, match_id: str, fresh: bool = False) -> Live:
@@ -178,6 +210,9 @@ class Actor:
             lock = self._locks[match_id] = asyncio.Lock()
         async with lock:
             fresh = False
+            if match_id in self._unsure:
+                await self._find_out(self._unsure[match_id])
+                fresh = True
             for _attempt in range(3):
                 live = await self.load(match_id, fresh)
                 state = live.state
@@ -227,11 +262,16 @@ class Actor:
                 except Conflict:
                     fresh = True
                     continue
-                except OperationalError:
-                    # The database is overloaded (SQLite's lock wait ran out): nothing was
-                    # stored, so refuse the action and let the player send it again.
-                    log.warning("database busy; refused an action in %s", match_id)
-                    raise RoomError("busy", "The server is busy; try again") from None
+                except StorageError as failed:
+                    # The database is overloaded or went away. The append was rolled back,
+                    # or, if the connection died during the commit, perhaps stored: the
+                    # store says which. Not stored: refuse the action; the player may send
+                    # it again, and it is stored once.
+                    self._unsure[match_id] = change
+                    if not await self._find_out(change):
+                        log.warning("storage failed; refused an action in %s: %s", match_id, failed)
+                        raise RoomError("busy", "The server is busy; try again") from None
+                    return
                 before = live.state.version
                 live = replace(
                     live,
@@ -260,6 +300,63 @@ class Actor:
                 return
             raise RoomError("busy", "The table is busy; try again")
 
+    async def act_for_nobody(
+        self,
+        match_id: str,
+        choose: Callable[[MatchState], Action | None],
+        *,
+        expect_version: int,
+        sleep_until: Callable[[float], Awaitable[None]],
+    ) -> None:
+        """:meth:`act` for a bot, auto-play or a clock, which nobody will send again: while
+        the database fails, try again every :data:`RETRY_SECONDS` (a bot's turn has no
+        deadline the sweeper would find)."""
+        for _attempt in range(RETRIES):
+            try:
+                await self.act(match_id, None, choose, expect_version=expect_version)
+                return
+            except StorageError as failed:
+                log.warning("storage failed; acting in %s again soon: %s", match_id, failed)
+            except RoomError as refused:
+                if refused.code != "busy":
+                    raise
+            await sleep_until(self.clock.now() + RETRY_SECONDS)
+        log.error("gave up acting in %s: the database kept failing", match_id)
+
+    async def _find_out(self, change: Append) -> bool:
+        """Whether ``change``, whose commit failed, was stored after all: if so, what it
+        stored (and whatever followed) is published and what acts next is armed. Raises
+        nothing: while the store cannot say, ``change`` stays unsure and the next action on
+        its match asks again."""
+        match_id = change.match_id
+        try:
+            stored = await self.store.events(match_id, after=change.expected_version)
+            if stored and _same_json(
+                [r.payload for r in stored[: len(change.events)]], change.events
+            ):
+                live = await self.load(match_id, fresh=True)
+            else:
+                self._unsure.pop(match_id, None)
+                return False
+        except (StorageError, RoomError):
+            return False
+        self._unsure.pop(match_id, None)
+        log.warning(
+            "match %s versions %d-%d were stored although the commit failed",
+            match_id,
+            change.expected_version + 1,
+            live.state.version,
+        )
+        events = [r.payload for r in stored if r.version <= live.state.version]
+        try:
+            await self.publish(live, events, change.expected_version + 1, state_to_json(live.state))
+        except Exception as unpublished:  # the same as after any append: told later
+            log.warning("match %s: a found-out append not published: %r", match_id, unpublished)
+        if live.finished:
+            self._live.pop(match_id, None)
+        self._stored(live)
+        return True
+
     async def publish(
         self,
         live: Live,
@@ -279,6 +376,13 @@ class Actor:
             seed=live.seed if live.finished else None,
         )
         await self.bus.publish(room_channel(live.room.code), message)
+
+
+def _same_json(stored: list[Any], written: list[dict[str, Any]]) -> bool:
+    """Whether events read back from the store are the ones written (JSON types and key order
+    as the database keeps them: tuples read back as lists, JSONB sorts keys)."""
+    same: bool = orjson.loads(orjson.dumps(stored)) == orjson.loads(orjson.dumps(written))
+    return same
 
 
 def live_from_row(row: MatchRow, room: Room) -> Live:

@@ -64,7 +64,12 @@ class Bots:
             )
         chosen = action
         try:
-            await self.actor.act(live.match_id, None, lambda state: chosen, expect_version=version)
+            await self.actor.act_for_nobody(
+                live.match_id,
+                lambda state: chosen,
+                expect_version=version,
+                sleep_until=self.tasks.sleep_until,
+            )
         except RoomError as refused:  # pragma: no cover - bots answer with legal actions
             log.error("bot action refused in %s: %s", live.match_id, refused)
 

@@ -159,7 +159,8 @@ class Join(_Strict):
 
 class Intent(_Strict):
     """Act at the joined room; with `version`, the server refuses the intent if the table
-    changed meanwhile (`stale`)."""
+    changed meanwhile (`stale`), except `forfeit`, `resign` and `autoplay`, which do not depend
+    on the position."""
 
     type: Literal["intent"]
     action: ActionBody = Field(description="one of the actions below")

@@ -12,7 +12,7 @@ once, and on SQLite through the driver itself (:func:`_append_all_sqlite`).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
@@ -25,7 +25,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from bidak.server.play.rated_queries import RatedEnd, rate
 from bidak.server.play.room import Room, RoomKind
 from bidak.server.shared.store.batches import Batcher, WriteResult
-from bidak.server.shared.store.db import Database
+from bidak.server.shared.store.db import Database, StorageError
 from bidak.server.shared.store.models import EventRow, MatchRow, RatedMatchRow, RoomRow
 from bidak.server.shared.store.rows import insert_rows, is_key
 
@@ -49,6 +49,10 @@ class Append:
     at: float
     rated: RatedEnd | None = None
     """Set on the append that ends a rated match: the ratings move in the same transaction."""
+
+
+Claim = Callable[[Connection], list[bool]]
+"""A query function that says, inside a transaction, which of several new rooms may be stored."""
 
 
 def room_value(row: RoomRow) -> Room:
@@ -140,6 +144,27 @@ class RoomStore:
             partial(_create_match, room_code=room_code, match=match, events=events, at=at)
         )
 
+    async def create_rooms_with_matches(
+        self,
+        claim: Claim,
+        new: Sequence[tuple[RoomRow, MatchRow, list[dict[str, Any]]]],
+        at: float,
+    ) -> list[bool]:
+        """In one transaction: ``claim`` (a query function of the caller's, e.g. taking pairs
+        out of the quick match queue) says which of ``new`` may be stored, and those rooms are
+        stored, each with its match and first events. Which were stored."""
+
+        def store(connection: Connection) -> list[bool]:
+            wanted = claim(connection)
+            for stored, (room, match, events) in zip(wanted, new, strict=True):
+                if stored:
+                    insert_rows(connection, [room])
+                    _create_match(connection, room.code, match, events, at)
+            return wanted
+
+        stored: list[bool] = await self.db.write(store)
+        return stored
+
     async def match(self, match_id: str) -> MatchRow | None:
         """The match's row as stored now, or None (also for what cannot be an id)."""
         if not is_key(match_id):
@@ -169,6 +194,8 @@ class RoomStore:
                     partial(_append_all, changes=changes), urgent=True
                 )
                 return outcomes
+            except StorageError as failed:  # perhaps committed: each writer finds out
+                return [failed] * len(changes)
             except Exception:  # e.g. an event key taken: find out whose it was
                 pass
         outcomes = []

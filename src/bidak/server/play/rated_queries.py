@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import cast
 
-from sqlalchemy import Table, select, update
+from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.engine import Connection
 
 from bidak.ratings import fibs_change
@@ -19,6 +19,14 @@ from bidak.server.shared.store.models import PlayerRow, RatedMatchRow
 
 _PLAYERS = cast(Table, PlayerRow.__table__)
 _RATED = cast(Table, RatedMatchRow.__table__)
+_BOTH = (
+    select(_PLAYERS.c.id, _PLAYERS.c.rating, _PLAYERS.c.experience)
+    .where(_PLAYERS.c.id.in_(bindparam("both", expanding=True)))
+    .order_by(_PLAYERS.c.id)  # the same order everywhere: no deadlock between two ends
+    .with_for_update()
+)
+"""Both players' rows, locked. Built once: an ``in_`` of a list built per call leaves a
+reference cycle behind (``docs/architecture.md``, "Storage")."""
 
 
 @dataclass(frozen=True)
@@ -41,13 +49,7 @@ def rate(connection: Connection, end: RatedEnd, at: datetime) -> bool:
     if done is not None:
         return False
     rows = {
-        row.id: row
-        for row in connection.execute(
-            select(_PLAYERS.c.id, _PLAYERS.c.rating, _PLAYERS.c.experience)
-            .where(_PLAYERS.c.id.in_([end.winner_id, end.loser_id]))
-            .order_by(_PLAYERS.c.id)  # the same order everywhere: no deadlock between two ends
-            .with_for_update()
-        )
+        row.id: row for row in connection.execute(_BOTH, {"both": [end.winner_id, end.loser_id]})
     }
     winner, loser = rows[end.winner_id], rows[end.loser_id]
     gain, loss = fibs_change(

@@ -56,9 +56,24 @@ def room_channel(code: str) -> str:
     return f"bidak:room:{code}"
 
 
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
+"""The room codes' letters: no 0/O, 1/I/L or U/V-like pairs to confuse when read out."""
+CODE_LENGTH = 8
+"""30**8 (about 6.6e11, 39 bits): with unknown codes limited per address (rooms/lookups.py), a
+guesser at the limit finds one of 10,000 open rooms about once in 12 years."""
+
+
 def new_room_code() -> str:
-    """An invite code: 128 random bits, URL-safe; codes cannot be guessed or enumerated."""
-    return secrets.token_urlsafe(16)
+    """An invite code short enough to read out to a friend: 8 of ``CODE_ALPHABET``, drawn by
+    ``secrets``. Rooms made before kept their 22-character codes, which still work."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def canonical_code(code: str) -> str:
+    """The code as stored: a short code in capitals whatever case was typed (older 22-character
+    codes are case-sensitive and stay as they are)."""
+    text = code.strip()
+    return text.upper() if len(text) <= CODE_LENGTH else text
 
 
 def seat_of(room: Room, player_id: str) -> Player | None:

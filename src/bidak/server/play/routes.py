@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 from bidak.economy.shop import table_checkers
 from bidak.match import Player
 from bidak.server.accounts import PlayerDep
-from bidak.server.play import mute_queries
+from bidak.server.play import lookups, mute_queries
 from bidak.server.play.deps import PlayDep, PlayServices
 from bidak.server.play.options import PracticeOptions
 from bidak.server.play.rematch import rematch
@@ -90,21 +90,37 @@ async def create_room(
 
 @router.get("/{code}", response_model=RoomInfo)
 async def read_room(code: str, request: Request, player: PlayerDep, services: PlayDep) -> RoomInfo:
+    await _may_look_up(request, services)
     try:
         room = await services.rooms.room(code)
     except RoomError as error:
-        raise _refused(error) from None
+        raise await _missed(request, services, error) from None
     return await room_info(request, services, room, player)
+
+
+async def _may_look_up(request: Request, services: PlayServices) -> None:
+    address = request.client.host if request.client else ""
+    now = services.clock.now()
+    too_soon(await lookups.may_look_up(services.limits, address, now), "unknown room codes")
+
+
+async def _missed(request: Request, services: PlayServices, error: RoomError) -> HTTPException:
+    """The refusal of a lookup; an unknown code counts against the address (play/lookups.py)."""
+    if error.code == "not_found":
+        address = request.client.host if request.client else ""
+        await lookups.missed(services.limits, address, services.clock.now())
+    return _refused(error)
 
 
 @router.post("/{code}/join", response_model=RoomInfo)
 async def join_room(code: str, request: Request, player: PlayerDep, services: PlayDep) -> RoomInfo:
     """Take the empty seat of a friend room; when both seats are taken, the visitor watches."""
+    await _may_look_up(request, services)
     try:
         await services.rooms.join(code, player)
         room = await services.rooms.room(code)
     except RoomError as error:
-        raise _refused(error) from None
+        raise await _missed(request, services, error) from None
     return await room_info(request, services, room, player)
 
 

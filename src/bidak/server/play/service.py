@@ -16,6 +16,8 @@ taken, and (re)starting and stopping the service. The rest lives in:
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -26,15 +28,22 @@ from bidak.server.play.actor import Actor, Live, live_from_row
 from bidak.server.play.bots import Bots
 from bidak.server.play.dice import new_seed
 from bidak.server.play.options import FriendOptions, PracticeOptions
-from bidak.server.play.queries import RoomStore
-from bidak.server.play.room import Room, RoomError, RoomKind, new_room_code, seat_of
+from bidak.server.play.queries import Claim, RoomStore, room_value
+from bidak.server.play.room import (
+    Room,
+    RoomError,
+    RoomKind,
+    canonical_code,
+    new_room_code,
+    seat_of,
+)
 from bidak.server.play.tasks import Tasks
 from bidak.server.play.timeouts import Timers, deadline
 from bidak.server.play.views import Views
 from bidak.server.shared.bus import Bus
 from bidak.server.shared.clocks import Clock
 from bidak.server.shared.settings import Settings
-from bidak.server.shared.store.models import PlayerRow, RoomRow
+from bidak.server.shared.store.models import MatchRow, PlayerRow, RoomRow
 
 ROOM_CACHE = 10_000
 """Rooms kept in memory per process (the oldest are dropped first)."""
@@ -65,6 +74,9 @@ class RoomService:
         self.bots = Bots(self.actor, self.tasks, pool, settings)
         self.timers = Timers(store, self.actor, self.bots, self.tasks, settings)
         self.views = Views(self.actor.known_state)
+        self.on_action: Callable[[str, float], None] = lambda outcome, seconds: None
+        """Told each intent's outcome (``accepted`` or the refusal's code) and its seconds from
+        arrival to stored and published (the metrics)."""
 
     def _stored(self, live: Live) -> None:
         """After each state this process stored: arm what acts next; forget a finished match."""
@@ -121,20 +133,41 @@ class RoomService:
             private=options.private,
         )
 
-    async def create_quick(
-        self, first: str, second: str, rules: RuleSet, move_seconds: int
-    ) -> Room:
-        """A rated room for two players a quick match paired (``first`` in seat 0), its match
-        started at once."""
-        room = await self.new_room(
-            first,
-            RoomKind.QUICK,
-            rules,
-            seats=(first, second),
-            move_seconds=move_seconds,
-            rated=True,
+    async def create_quicks(
+        self,
+        pairs: list[tuple[str, str, RuleSet, int]],
+        claim: Claim,
+    ) -> list[Room | None]:
+        """Rated rooms for the pairs quick match paired, ``(first, second, rules,
+        move_seconds)`` (``first`` in seat 0), stored in one transaction with their matches
+        (``claim`` says which pairs may still meet: those not may be None), then each match
+        started (its opening roll), all at once. A pair hears when its own table is ready; one
+        transaction for all the pairs, not three each, so the last pair of a crowd does not
+        wait for every other pair's commits (``docs/performance.md``)."""
+        new = []
+        for first, second, rules, move_seconds in pairs:
+            row = self._room_row(
+                first,
+                RoomKind.QUICK,
+                rules,
+                seats=(first, second),
+                move_seconds=move_seconds,
+                rated=True,
+            )
+            room = room_value(row)
+            match, events = self.actor.new_match(room, rules)
+            new.append((row, match, events))
+        stored = await self.store.create_rooms_with_matches(claim, new, self.clock.now())
+
+        async def opened(row: RoomRow, match: MatchRow, events: list[dict[str, Any]]) -> Room:
+            return await self.actor.opened(room_value(row), match, events)
+
+        started = iter(
+            await asyncio.gather(
+                *(opened(*item) for item, ok in zip(new, stored, strict=True) if ok)
+            )
         )
-        return await self.actor.start_match(room, rules)
+        return [next(started) if ok else None for ok in stored]
 
     async def new_room(
         self,
@@ -148,8 +181,21 @@ class RoomService:
     ) -> Room:
         """Store a new room of ``kind``: ``seats`` taken (default: the creator in seat 0),
         ``code`` (default: a new one), ``extra``: its other columns."""
+        row = self._room_row(creator_id, kind, rules, seats=seats, code=code, **extra)
+        return await self.store.create_room(row)
+
+    @staticmethod
+    def _room_row(
+        creator_id: str,
+        kind: RoomKind,
+        rules: RuleSet,
+        *,
+        seats: tuple[str | None, str | None] | None = None,
+        code: str | None = None,
+        **extra: Any,
+    ) -> RoomRow:
         seat0, seat1 = seats or (creator_id, None)
-        row = RoomRow(
+        return RoomRow(
             code=code or new_room_code(),
             kind=kind.value,
             created_at=datetime.now(UTC),
@@ -159,13 +205,12 @@ class RoomService:
             rules=rules_to_json(rules),
             **extra,
         )
-        return await self.store.create_room(row)
 
     async def join(self, code: str, player: PlayerRow) -> Player | None:
         """Seat ``player`` in an empty seat of a friend room; their seat, or None to watch."""
         room = await self.room(code)
         if room.kind is RoomKind.FRIEND and room.seat1_id is None and room.seat0_id != player.id:
-            await self.store.take_seat(code, 1, player.id)
+            await self.store.take_seat(room.code, 1, player.id)
             room = await self.room(code)
         if room.kind is RoomKind.FRIEND and room.seat1_id is not None and room.match_id is None:
             # Both seats are taken: start the match, unless another request (or another
@@ -175,6 +220,7 @@ class RoomService:
 
     async def room(self, code: str) -> Room:
         """The room with that code (RoomError ``not_found`` if there is none)."""
+        code = canonical_code(code)
         cached = self._rooms.get(code)
         if cached is not None:
             return cached
@@ -199,7 +245,14 @@ class RoomService:
         self, code: str, player_id: str, make: Callable[[Player], Action], version: int | None
     ) -> None:
         """A seated player's intent; raises RoomError when it is refused."""
-        await self.actor.submit(await self.room(code), player_id, make, version)
+        started, outcome = time.perf_counter(), "accepted"
+        try:
+            await self.actor.submit(await self.room(code), player_id, make, version)
+        except RoomError as refused:
+            outcome = refused.code
+            raise
+        finally:
+            self.on_action(outcome, time.perf_counter() - started)
 
     async def live(self, match_id: str) -> Live:
         """The match as stored now (another instance may have written since this one did)."""

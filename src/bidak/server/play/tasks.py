@@ -27,26 +27,26 @@ class Tasks:
 
     def spawn(self, work: Coroutine[Any, Any, None], label: str) -> asyncio.Task[None]:
         """Run ``work`` (``label`` says what it is, for :meth:`settle`'s complaint)."""
-        return asyncio.create_task(self._tracked(work, label))
-
-    async def _tracked(self, work: Coroutine[Any, Any, None], label: str) -> None:
-        task = asyncio.current_task()
-        assert task is not None
+        task = asyncio.create_task(work)
         self._busy[task] = label
-        try:
-            await work
-        finally:
-            self._busy.pop(task, None)
+        task.add_done_callback(self._finished)
+        return task
+
+    def _finished(self, task: asyncio.Task[None]) -> None:
+        self._busy.pop(task, None)
 
     async def sleep_until(self, when: float) -> None:
         """Wait for the clock to reach ``when``, not counted as busy meanwhile."""
-        task = asyncio.current_task()
-        label = None if task is None else self._busy.pop(task, None)
+        # No local names the task: a task cancelled here (a move clock re-armed by every
+        # action) keeps its CancelledError, whose traceback keeps every frame of this await;
+        # a frame holding the task would make a reference cycle of each one, left for the
+        # cyclic collector with the match's whole state (docs/performance.md).
+        label = self._busy.pop(asyncio.current_task(), None)  # type: ignore[arg-type]
         try:
             await self.clock.sleep_until(when)
         finally:
-            if task is not None and label is not None:
-                self._busy[task] = label
+            if label is not None:
+                self._busy[asyncio.current_task()] = label  # type: ignore[index]
 
     @property
     def busy(self) -> list[str]:

@@ -21,6 +21,7 @@ from bidak.server.play.queries import RoomStore
 from bidak.server.play.room import Room, RoomError, is_bot_seat
 from bidak.server.play.tasks import Tasks
 from bidak.server.shared.settings import Settings
+from bidak.server.shared.store.db import StorageError
 
 log = logging.getLogger(__name__)
 
@@ -76,11 +77,11 @@ class Timers:
         await self.tasks.sleep_until(at)
         fallback = await self.bots.timeout_fallback(live, player)
         try:
-            await self.actor.act(
+            await self.actor.act_for_nobody(
                 live.match_id,
-                None,
                 lambda state: Timeout(player, fallback),
                 expect_version=version,
+                sleep_until=self.tasks.sleep_until,
             )
         except RoomError as refused:  # pragma: no cover - the fallback is a legal action
             log.error("timeout refused in %s: %s", live.match_id, refused)
@@ -95,6 +96,8 @@ class Timers:
             await self.tasks.sleep_until(self.actor.clock.now() + interval)
             try:
                 await self.sweep()
+            except StorageError as failed:  # the database went away: the next sweep tries again
+                log.warning("sweeping overdue clocks failed: %s", failed)
             except Exception:  # pragma: no cover - a failed sweep must not stop later ones
                 log.exception("sweeping overdue clocks failed")
 

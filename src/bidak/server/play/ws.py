@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Mapping
 from functools import partial
@@ -26,6 +27,7 @@ from pydantic import ValidationError
 
 from bidak.match import Player
 from bidak.server.accounts import COOKIE
+from bidak.server.play import lookups
 from bidak.server.play.actor import deadline_json
 from bidak.server.play.deps import PlayServices
 from bidak.server.play.mute_queries import muted_by
@@ -37,13 +39,23 @@ from bidak.server.play.views import dumps, with_table
 from bidak.server.play.wire import messages
 from bidak.server.play.wire.messages import EventItem, error, refusal
 from bidak.server.play.wire.notes import EventsNote, talk_note
-from bidak.server.shared.bus import BusLost, Subscription, player_channel
+from bidak.server.shared.bus import RESYNC, BusLost, Subscription, player_channel
 from bidak.server.shared.limiter import MessageAllowance
 from bidak.server.shared.limits import Bucket
+from bidak.server.shared.store.db import StorageError
 from bidak.server.shared.store.models import PlayerRow
 from bidak.server.shared.store.rows import token_hash
 
 router = APIRouter()
+log = logging.getLogger(__name__)
+
+RECONNECT = 1012
+"""The close code that asks the client to reconnect (and join with ``since``): this process can
+no longer promise it every event (its bus went deaf, or the store failed under its forwarder)."""
+RECONNECT_REASON = "reconnect: the event stream broke"
+TRY_LATER = 1013
+"""The close code of a socket refused at its start because the session could not be read (the
+database did not answer); the client tries again later."""
 
 
 class Connection:
@@ -84,8 +96,9 @@ class Connection:
                     if message.get("type") == "quick":  # a wire message, sent as it is
                         await self.send(message)
             except BusLost:
-                with contextlib.suppress(Exception):
-                    await self.socket.close(code=1012, reason="reconnect: the event stream broke")
+                await self.reconnect()
+            except Exception:  # the socket went away meanwhile: the reader ends too
+                log.debug("personal forwarder ended", exc_info=True)
             finally:
                 await subscription.close()
 
@@ -127,7 +140,21 @@ class Connection:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await self._personal
 
+    async def reconnect(self) -> None:
+        """Close the socket with :data:`RECONNECT`: the client comes back with ``since``."""
+        with contextlib.suppress(Exception):
+            await self.socket.close(code=RECONNECT, reason=RECONNECT_REASON)
+
     async def handle(self, text: str) -> None:
+        try:
+            await self._handle(text)
+        except StorageError as failed:
+            # Nothing, or everything, of an intent was stored (the actor found out which):
+            # the client may send it again.
+            log.warning("storage failed during a message: %s", failed)
+            await self.send(error("busy", "The server is busy; try again", self.room))
+
+    async def _handle(self, text: str) -> None:
         try:
             message = ClientMessage.validate_json(text)
         except ValidationError as invalid:
@@ -138,16 +165,29 @@ class Connection:
         if isinstance(message, Ping):
             await self.send(messages.pong(self.services.clock.now()))
         elif isinstance(message, Join):
-            await self.join(message)
+            try:
+                await self.join(message)
+            except StorageError as failed:
+                # No table to show: the client joins again once it has reconnected.
+                log.warning("storage failed during a join: %s", failed)
+                await self._leave()
+                await self.reconnect()
         elif isinstance(message, Intent):
             await self.intent(message)
         elif isinstance(message, Talk):
             await self.talk(message)
 
     async def join(self, message: Join) -> None:
+        limits, now = self.services.limits, self.services.clock.now()
+        address = self.socket.client.host if self.socket.client else ""
+        if await lookups.may_look_up(limits, address, now) > 0:
+            await self.send(refusal("rate_limited", "Too many unknown room codes", message.room))
+            return
         try:
             room = await self.services.rooms.room(message.room)
         except RoomError as refused:
+            if refused.code == "not_found":
+                await lookups.missed(limits, address, now)
             await self.send(refusal(refused.code, refused.message, message.room))
             return
         await self._leave()
@@ -250,8 +290,25 @@ class Connection:
         except BusLost:
             # Events may have been lost in between: the client must reconnect and take a
             # snapshot (1012: the service is restarting; the browser client reconnects).
-            with contextlib.suppress(Exception):
-                await self.socket.close(code=1012, reason="reconnect: the event stream broke")
+            await self.reconnect()
+        except StorageError as failed:
+            # The store failed while a gap was filled: the client reconnects and asks again.
+            log.warning("storage failed while forwarding events: %s", failed)
+            await self.reconnect()
+
+    async def resync(self) -> None:
+        """The bus is back after a loss: send whatever was stored meanwhile (by ``since``)."""
+        if self.room is None:
+            return
+        room = await self.services.rooms.room(self.room)
+        if room.match_id is None:
+            return
+        if room.match_id != self.match:  # a match started meanwhile: the whole table
+            await self.snapshot(since=0)
+            return
+        live = await self.services.rooms.live(room.match_id)
+        if live.state.version > self.version:
+            await self.snapshot(since=self.version)
 
     async def _mutes(self) -> set[str]:
         if self._muted is None:
@@ -268,6 +325,9 @@ class Connection:
                 await self.send(published)
                 continue
             kind = published.get("kind")
+            if kind == RESYNC:
+                await self.resync()
+                continue
             if kind == "talk":
                 if published.get("player") not in await self._mutes():
                     await self.send(messages.talk(published["seat"], published["phrase"]))
@@ -314,7 +374,14 @@ class Connection:
 async def socket(websocket: WebSocket) -> None:
     services: PlayServices = websocket.app.state.services
     token = websocket.cookies.get(COOKIE)
-    player = await services.store.player_for_token(token) if token else None
+    try:
+        player = await services.store.player_for_token(token) if token else None
+    except StorageError as failed:
+        # Who this is cannot be known now: refuse clearly rather than serve a stranger.
+        log.warning("a socket refused: the session could not be read (%s)", failed)
+        await websocket.accept()
+        await websocket.close(code=TRY_LATER, reason="busy: the session could not be read")
+        return
     # A socket without a session counts against its address's allowance instead.
     if token and player is not None:
         session = token_hash(token)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
+import secrets
 from collections import defaultdict
 from collections.abc import AsyncIterator, Mapping
 from typing import Any, Protocol
@@ -49,7 +51,14 @@ def bus_from_url(url: str, name: str | None = None) -> Bus:
 
 
 class BusLost(Exception):
-    """The bus stopped delivering (Redis went away): a subscription's stream has a gap."""
+    """The one error of the bus: it can no longer deliver to this process (a subscription
+    ends with it; its owner cannot know what it missed and should tell its client to
+    reconnect). Redis going away for a while is not an error: see :class:`RedisBus`."""
+
+
+RESYNC = "bus_resync"
+"""The ``kind`` of the message a subscription is handed when the bus is back after a loss:
+messages published meanwhile may be missing, so its owner catches up from the store."""
 
 
 class _Queue:
@@ -115,19 +124,53 @@ PUBLISH_CONNECTIONS = 16
 """Connections a process publishes on at once (a publish takes a fraction of a millisecond)."""
 PUBLISH_WAIT = 10.0
 """Seconds a publish may wait for a free connection before it fails."""
+CONNECT_TIMEOUT = 2.0
+"""Seconds a connection to Redis may take to open (a host that drops packets fails by then)."""
+BACKOFF_FIRST, BACKOFF_CAP = 0.05, 0.5
+"""Seconds before the subscriber connection is tried again after a loss: the first wait, and
+the most it doubles to (each wait is drawn between half and all of it)."""
+CONFIRM_WAIT = 2.0
+"""Seconds a new subscription waits for Redis to confirm it before going on without it (a
+later resynchronisation covers whatever it missed)."""
+HEARTBEAT_SECONDS = 2.0
+"""How often a process publishes a heartbeat it expects to hear on its own subscriber."""
+HEARD_WITHIN = 3
+"""Heartbeat periods a heartbeat may take to be heard (a loaded process, a full collection)."""
+UNSENT_KEPT = 10_000
+"""Channels whose last failed message is kept to publish again when Redis is back."""
+AGAIN = "bus_from"
+"""The field of a message its process handed to its own subscribers itself (it published it
+while its subscriber was down, or again once Redis was back): that process's id, so its
+subscriber skips it."""
 
 
 class RedisBus(_Hub):
     """Several processes: Redis PUBLISH/SUBSCRIBE carries JSON messages.
 
-    A process holds one Redis subscription connection whatever the number of its subscribers:
-    it subscribes a channel when its first local subscriber arrives and unsubscribes when the
-    last leaves, decodes each message once and hands it to every local subscriber. If the
-    connection is lost, every subscription ends with :class:`BusLost` (its owner cannot know
-    what it missed) and the next subscription opens a new connection.
+    A process holds one subscriber connection, whatever the number of its subscribers, owned
+    by one task: it subscribes a channel when its first local subscriber arrives and
+    unsubscribes when the last leaves, decodes each message once and hands it to every local
+    subscriber. When that connection is lost (Redis restarted, the connection killed), the task
+    opens another, with backoff, and subscribes every channel this process holds at once, as a
+    whole; once Redis has confirmed them, every subscriber is handed :data:`RESYNC` (what was
+    published meanwhile is missing: catch up from the store).
+
+    While the subscriber is down, a publish is handed to this process's subscribers directly
+    (tables whose players are all here keep playing) and sent through Redis if it answers; a
+    message Redis refused is published again once it is back (the last one of each channel).
+    Nothing of the driver's reaches the caller: a subscription never fails for an outage, and a
+    publish never raises one.
+
+    A heartbeat checks that the subscriber still hears: every :data:`HEARTBEAT_SECONDS` the
+    process publishes on a channel of its own and waits to hear it. Once unheard, the
+    subscriber connection is opened again (every channel subscribed again, every subscriber
+    resynchronised); unheard again after that, every subscription ends with :class:`BusLost`
+    (the WebSockets tell their clients to reconnect, to another process if there is one).
     """
 
-    def __init__(self, url: str, name: str | None = None) -> None:
+    def __init__(
+        self, url: str, name: str | None = None, heartbeat: float = HEARTBEAT_SECONDS
+    ) -> None:
         super().__init__()
         import redis.asyncio as redis
         from redis.asyncio.retry import Retry
@@ -144,80 +187,248 @@ class RedisBus(_Hub):
             timeout=PUBLISH_WAIT,
             decode_responses=True,
             client_name=name,
+            socket_connect_timeout=CONNECT_TIMEOUT,
             retry=Retry(ExponentialBackoff(cap=0.5), 3),
             retry_on_error=[ConnectionError, TimeoutError],
         )
         self._redis = redis.Redis.from_pool(pool)
-        # The subscription connection is never silently reconnected: what was published
-        # meanwhile would be missing, so its loss is told to the subscribers instead.
-        self._listener = redis.from_url(
-            url, decode_responses=True, client_name=name, retry=Retry(NoBackoff(), 0)
+        # The subscriber connection is never reconnected behind this class's back: what was
+        # published meanwhile would be missing without anybody knowing.
+        self._subscriber_pool = redis.ConnectionPool.from_url(
+            url,
+            protocol=2,  # messages as replies (RESP3 would hand them to a push handler)
+            decode_responses=True,
+            client_name=name,
+            socket_connect_timeout=CONNECT_TIMEOUT,
+            retry=Retry(NoBackoff(), 0),
         )
-        self._pubsub: Any = None
-        self._reader: asyncio.Task[None] | None = None
+        self._conn: Any = None
+        """The subscriber connection while one is open (subscribed or being subscribed)."""
+        self.up = False
+        """Whether the subscriber connection holds every channel (Redis confirmed them)."""
+        self._confirming: dict[str, asyncio.Future[None]] = {}
+        self._unsent: dict[str, dict[str, Any]] = {}
+        self._id = secrets.token_hex(8)
+        self._alive = f"bidak:bus:alive:{self._id}"
+        self._heartbeat = heartbeat
+        self._heard = 0
+        self._hearing = asyncio.Event()
+        self._wake = asyncio.Event()
+        """Set when a publish went through while the subscriber was down: Redis is back, so
+        the subscriber tries at once instead of at the end of its backoff."""
+        self._tried = asyncio.Event()
+        """Set once the subscriber connection was first tried (it holds every channel, or
+        failed: then every subscriber is resynchronised when it is back)."""
+        self._tasks: list[asyncio.Task[None]] = []
+        self._again: asyncio.Task[None] | None = None
         self._closing = False
+        self.reconnects = 0
+        """Subscriber connections opened after the first (for tests and logs)."""
+
+    def _start(self) -> None:
+        if not self._tasks and not self._closing:
+            self._tasks = [
+                asyncio.create_task(self._subscriber(), name="bus subscriber"),
+                asyncio.create_task(self._self_check(), name="bus heartbeat"),
+            ]
+
+    async def start(self) -> None:
+        """Open the subscriber connection now (it is opened at the first use otherwise)."""
+        self._start()
 
     async def publish(self, channel: str, message: Mapping[str, Any]) -> None:
-        await self._redis.publish(channel, orjson.dumps(message))
+        from redis.exceptions import RedisError
+
+        self._start()
+        data = orjson.dumps(message)
+        local = not self.up  # the subscriber may not hear it: hand it over here
+        if local:
+            self._deliver(channel, dict(message))
+            # ... and let the subscriber skip it, should it be back before Redis carries it.
+            data = orjson.dumps({**message, AGAIN: self._id})
+        try:
+            await self._redis.publish(channel, data)
+            if local:
+                self._wake.set()
+        except (RedisError, OSError) as failed:
+            if not local:
+                self._deliver(channel, dict(message))
+            self._keep_unsent(channel, dict(message))
+            log.debug("publish on %s went to this process only: %r", channel, failed)
+
+    def _keep_unsent(self, channel: str, message: dict[str, Any]) -> None:
+        self._unsent.pop(channel, None)
+        self._unsent[channel] = message
+        while len(self._unsent) > UNSENT_KEPT:
+            self._unsent.pop(next(iter(self._unsent)))
 
     async def subscribe(self, channel: str) -> _Queue:
-        if self._pubsub is None:
-            self._pubsub = self._listener.pubsub()
-        pubsub = self._pubsub
+        self._start()
+        if not self._tried.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._tried.wait(), CONFIRM_WAIT)
         first = channel not in self._subscribers
         subscription = await self._join(channel)
-        if first:
+        conn = self._conn
+        if first and conn is not None and conn.is_connected:
+            waiting = self._confirming.get(channel)
+            if waiting is None or waiting.done():
+                waiting = self._confirming[channel] = asyncio.get_running_loop().create_future()
+            with contextlib.suppress(Exception):  # a lost connection subscribes all again
+                await conn.send_command("SUBSCRIBE", channel, check_health=False)
+        waiting = self._confirming.get(channel)
+        if waiting is not None:
             try:
-                await pubsub.subscribe(channel)
-            except Exception:
-                await self._leave(channel, subscription)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(waiting), CONFIRM_WAIT)
+            except BaseException:  # cancelled: nobody will close it
+                await subscription.close()
                 raise
-        if self._reader is None or self._reader.done():
-            self._reader = asyncio.create_task(self._read(pubsub))
         return subscription
 
     async def _leave(self, channel: str, subscription: _Queue) -> None:
         await super()._leave(channel, subscription)
-        if channel not in self._subscribers and self._pubsub is not None:
+        conn = self._conn
+        if channel not in self._subscribers and conn is not None and conn.is_connected:
             with contextlib.suppress(Exception):  # a lost connection has no channels anyway
-                await self._pubsub.unsubscribe(channel)
+                await conn.send_command("UNSUBSCRIBE", channel, check_health=False)
 
-    async def _read(self, pubsub: Any) -> None:
-        try:
-            while True:
-                item = await pubsub.get_message(ignore_subscribe_messages=True, timeout=None)
-                if item is None or item.get("type") != "message":
-                    continue
-                channel = item["channel"]
-                if channel in self._subscribers:
-                    self._deliver(channel, orjson.loads(item["data"]))
-        except asyncio.CancelledError:
-            raise
-        except Exception as lost:
-            if self._closing:
-                return
-            log.warning("the Redis bus was lost (%s); subscriptions end", lost)
-            self._pubsub = None
-            failure = BusLost(str(lost))
-            for channel in list(self._subscribers):
-                self._deliver(channel, failure)
-            self._subscribers.clear()
+    async def _subscriber(self) -> None:
+        """Keep one subscriber connection holding every channel, reopening it after a loss."""
+        import random
+
+        backoff, missed = BACKOFF_FIRST, False
+        while not self._closing:
+            conn: Any = self._subscriber_pool.make_connection()  # type: ignore[no-untyped-call]
+            try:
+                await conn.connect()
+                self._conn = conn
+                channels = [self._alive, *self._subscribers]
+                await conn.send_command("SUBSCRIBE", *channels, check_health=False)
+                # Redis answers a PING after every channel before it is subscribed.
+                await conn.send_command("PING", "bidak:subscribed", check_health=False)
+                await self._read(conn, missed)
+            except asyncio.CancelledError:
+                raise
+            except Exception as lost:
+                self._tried.set()
+                if self._closing:
+                    return
+                if self.up or not missed:
+                    log.warning("the Redis bus is lost (%r); trying again", lost)
+                    backoff = BACKOFF_FIRST
+            finally:
+                self.up = False
+                self._conn = None
+                for waiting in self._confirming.values():
+                    if not waiting.done():
+                        waiting.set_result(None)  # subscribed again, as a whole, when back
+                self._confirming.clear()
+                with contextlib.suppress(Exception):
+                    await conn.disconnect(nowait=True)
+            missed = True
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), backoff * random.uniform(0.5, 1.0))
+            backoff = min(2 * backoff, BACKOFF_CAP)
+
+    async def _read(self, conn: Any, missed: bool) -> None:
+        while True:
+            reply = await conn.read_response(timeout=math.inf)
+            kind = reply[0] if isinstance(reply, list) and reply else None
+            if kind == "message":
+                channel, data = reply[1], reply[2]
+                if channel == self._alive:
+                    self._heard = max(self._heard, int(data))
+                    self._hearing.set()
+                elif channel in self._subscribers:
+                    message = orjson.loads(data)
+                    if AGAIN in message and message.pop(AGAIN) == self._id:
+                        continue  # this process's own: its subscribers had it
+                    self._deliver(channel, message)
+            elif kind == "subscribe":
+                waiting = self._confirming.pop(reply[1], None)
+                if waiting is not None and not waiting.done():
+                    waiting.set_result(None)
+            elif kind == "pong" and not self.up:
+                self.up = True
+                self._tried.set()
+                if missed:
+                    self.reconnects += 1
+                    log.warning(
+                        "the Redis bus is back: %d channels subscribed again",
+                        len(self._subscribers),
+                    )
+                    for channel in list(self._subscribers):
+                        self._deliver(channel, {"kind": RESYNC})
+                    unsent, self._unsent = self._unsent, {}
+                    if unsent:
+                        self._again = asyncio.create_task(self._publish_again(unsent))
+
+    async def _publish_again(self, unsent: dict[str, dict[str, Any]]) -> None:
+        """Send what Redis refused while it was away (the last message of each channel):
+        another process that did not lose its subscriber learns of it now. (This process's
+        subscribers had it when it was published; they skip it.)"""
+        for channel, message in unsent.items():
             with contextlib.suppress(Exception):
-                await pubsub.aclose()
+                await self._redis.publish(channel, orjson.dumps({**message, AGAIN: self._id}))
+
+    async def _self_check(self) -> None:
+        """Publish a heartbeat and expect to hear it; resubscribe, then give up, when not."""
+        sent, strikes = 0, 0
+        while not self._closing:
+            await asyncio.sleep(self._heartbeat)
+            if not self.up:
+                strikes = 0
+                continue
+            sent += 1
+            self._hearing.clear()
+            try:
+                await self._redis.publish(self._alive, str(sent))
+                deadline = asyncio.get_running_loop().time() + HEARD_WITHIN * self._heartbeat
+                while self._heard < sent:
+                    left = deadline - asyncio.get_running_loop().time()
+                    await asyncio.wait_for(self._hearing.wait(), max(left, 0.0))
+                    self._hearing.clear()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                if not self.up:
+                    continue  # the subscriber was lost meanwhile: it is reopening anyway
+                strikes += 1
+                if strikes == 1:
+                    log.warning("the Redis bus is deaf (no heartbeat heard); resubscribing")
+                else:
+                    log.error(
+                        "the Redis bus is still deaf after resubscribing; "
+                        "telling every client to reconnect"
+                    )
+                    failure = BusLost("this process no longer hears the bus")
+                    for channel in list(self._subscribers):
+                        self._deliver(channel, failure)
+                    self._subscribers.clear()
+                await self._drop()
+                continue
+            strikes = 0
+
+    async def _drop(self) -> None:
+        """Close the subscriber connection: its task opens another and subscribes again."""
+        conn = self._conn
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.disconnect(nowait=True)  # the reader's read fails at once
 
     async def close(self) -> None:
         """End every subscription (their loops finish, as with the memory bus), then disconnect."""
         self._closing = True
         await super().close()
-        if self._reader is not None:
-            self._reader.cancel()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader
-        if self._pubsub is not None:
-            with contextlib.suppress(Exception):
-                await self._pubsub.aclose()
+                await task
         await self._redis.aclose()
-        await self._listener.aclose()
+        await self._subscriber_pool.aclose()
 
 
 def player_channel(player_id: str) -> str:

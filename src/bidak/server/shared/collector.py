@@ -5,15 +5,19 @@ each match's state on every action, CPython 3.11 collects rarely and then walks 
 thousands of objects at once, stalling every table (``docs/performance.md``, "Python's cyclic
 collector", has the figures).
 
-Bidak's per-action work makes no reference cycles, so reference counting frees what an action
-leaves behind, and the collector has almost nothing to find. :class:`Collector` therefore turns
-automatic collection off and, every ``every`` seconds, freezes whatever is alive into the
-permanent generation (a constant-time list splice that no collection walks). Cycles made
-meanwhile (a connection's teardown, an exception kept with its traceback) would pile up there,
-so when the heap has grown by ``growth`` times since the last full collection, a full
-collection runs: the heap grows to the working set of the busiest hour in a few such
-doublings, and then they stop. The heap's size is read as the interpreter's allocated memory
-blocks (``sys.getallocatedblocks()``).
+Bidak's per-action work makes no reference cycles (``tests/server/test_cycles.py`` holds it to
+that), so reference counting frees what an action leaves behind, and the collector has almost
+nothing to find. :class:`Collector` therefore turns automatic collection off and, every
+``every`` seconds, freezes whatever is alive into the permanent generation (a constant-time list
+splice that no collection walks).
+
+A full collection walks the whole heap: a second or more with thousands of matches, while every
+table waits. It runs only when the heap has grown by ``growth`` times since the last one (what
+cycles escape the rule pile up in the frozen heap) *and* this process plays no match
+(``busy()`` is false), so never during play. A process that is never idle keeps its
+frozen cycles until the heap has grown by ``growth`` cubed (8 times with the default): then
+memory goes first, and the collection runs anyway, logged as a warning. The heap's size is read
+as the interpreter's allocated memory blocks (``sys.getallocatedblocks()``).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import gc
 import logging
 import sys
 import time
+from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 
@@ -35,10 +40,19 @@ FLOOR = 500_000
 
 
 class Collector:
-    def __init__(self, every: float, growth: float = 2.0, floor: int = FLOOR) -> None:
-        self.every, self.growth, self.floor = every, growth, floor
+    def __init__(
+        self,
+        every: float,
+        growth: float = 2.0,
+        floor: int = FLOOR,
+        busy: Callable[[], bool] = lambda: False,
+    ) -> None:
+        self.every, self.growth, self.floor, self.busy = every, growth, floor, busy
         self.limit = floor
-        """The heap's size (allocated memory blocks) that calls the next full collection."""
+        """The heap's size (allocated memory blocks) past which a full collection runs as soon as
+        no match is being played."""
+        self.hard_limit = floor
+        """The heap's size past which a full collection runs even during play."""
         self.full_collections = 0
         self._task: asyncio.Task[None] | None = None
         self._was_enabled = gc.isenabled()
@@ -57,9 +71,11 @@ class Collector:
             self.step()
 
     def step(self) -> None:
-        """Freeze what is alive now; a full collection if the heap has grown past the limit."""
+        """Freeze what is alive now; a full collection if the heap has grown past the limit
+        and no match is being played here (or past the hard limit)."""
         gc.freeze()
-        if sys.getallocatedblocks() > self.limit:
+        blocks = sys.getallocatedblocks()
+        if blocks > self.hard_limit or (blocks > self.limit and not self.busy()):
             self.full()
 
     def full(self) -> int:
@@ -72,16 +88,19 @@ class Collector:
         alive = gc.get_freeze_count()
         blocks = sys.getallocatedblocks()
         self.limit = blocks + max(self.floor, int(blocks * (self.growth - 1)))
+        self.hard_limit = blocks + max(self.floor, int(blocks * (self.growth**3 - 1)))
         self.full_collections += 1
         spent = time.perf_counter() - started
         # A long one stalled every table meanwhile: worth an operator's eye.
         log.log(
             logging.WARNING if spent > STALL else logging.INFO,
-            "full collection: %d unreachable, %d alive, %.0f ms; the next at %d memory blocks",
+            "full collection: %d unreachable, %d alive, %.0f ms; the next past %d memory blocks"
+            " without play, or past %d",
             found,
             alive,
             spent * 1000,
             self.limit,
+            self.hard_limit,
         )
         return found
 

@@ -109,12 +109,17 @@ REDIS_CONNECTIONS = 16
 """Connections a process counts limits on at once (a count takes a fraction of a millisecond);
 more wait for one, up to :data:`REDIS_WAIT`."""
 REDIS_WAIT = 2.0
+PAUSE_SECONDS = 1.0
+"""After Redis failed to answer, how long the limits let everything through without asking it
+(while Redis is away, asking would cost every message a failed connection)."""
 
 
 def redis_client(url: str, name: str | None, decode: bool = False) -> Any:
     """A Redis client on a bounded pool: a burst of requests waits for a connection instead of
     opening hundreds (and past :data:`REDIS_WAIT` seconds the caller lets the act through)."""
     import redis.asyncio as redis
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
 
     pool = redis.BlockingConnectionPool.from_url(
         url,
@@ -122,6 +127,10 @@ def redis_client(url: str, name: str | None, decode: bool = False) -> Any:
         timeout=REDIS_WAIT,
         client_name=name,
         socket_timeout=REDIS_WAIT,
+        socket_connect_timeout=REDIS_WAIT,
+        # Once more at once (a pooled connection Redis closed when it restarted), never after
+        # a pause: redis-py's default backs off for seconds, which a message would wait for.
+        retry=Retry(NoBackoff(), 1),
         decode_responses=decode,
     )
     return redis.Redis.from_pool(pool)
@@ -137,6 +146,7 @@ class RedisLimiter:
         self._take: Any = self._redis.register_script(TAKE)
         self.prefix = prefix
         self._warned = -math.inf
+        self._paused_until = -math.inf
 
     def key(self, rule: Rule, key: str) -> str:
         return f"{self.prefix}limit:{rule.name}:{key}"
@@ -144,9 +154,12 @@ class RedisLimiter:
     async def take(self, rule: Rule, key: str, now: float, cost: float = 1.0) -> float:
         kept = math.ceil(rule.refill_seconds) + 1
         args = [repr(rule.rate), repr(rule.burst), repr(now), repr(cost), kept]
+        if time.monotonic() < self._paused_until:
+            return 0.0
         try:
             wait = await self._take(keys=[self.key(rule, key)], args=args)
         except Exception as failed:
+            self._paused_until = time.monotonic() + PAUSE_SECONDS
             self._warn(failed)
             return 0.0
         return float(wait)
@@ -184,6 +197,8 @@ class Limits:
     """New guests, by client address."""
     rooms: Rule
     """New rooms, by player."""
+    room_misses: Rule
+    """Unknown room codes asked for, by client address (rooms/lookups.py)."""
     hints: Rule
     """Engine hints, by player."""
     reviews: Rule
@@ -203,6 +218,7 @@ class Limits:
             limiter,
             guests=Rule.per_minute("guests", settings.guests_per_minute),
             rooms=Rule.per_minute("rooms", settings.rooms_per_minute),
+            room_misses=Rule.per_minute("room_misses", settings.room_misses_per_minute),
             hints=Rule.per_minute("hints", settings.hints_per_minute),
             reviews=Rule.per_minute("reviews", settings.reviews_per_minute),
             messages=Rule("messages", settings.player_rate_per_second, settings.player_rate_burst),

@@ -55,6 +55,10 @@ class Settings(BaseSettings):
     bot_budget: float = Field(default=3.0, gt=0.0, le=60.0)
     """Seconds a bot may think before it falls back to a quick answer."""
     max_message_bytes: int = Field(default=4096, ge=256, le=1_048_576)
+    metrics: Literal["local", "open"] | None = None
+    """``/metrics`` in Prometheus' format (:mod:`bidak.server.shared.metrics`): ``local`` for
+    requests from this machine through no proxy, ``open`` for anyone; None (``off``, the
+    default): not served."""
     ws_deflate: bool = False
     """Compress WebSocket messages (permessage-deflate) when the browser offers it. Off by
     default: it costs server time for small messages (``docs/performance.md``)."""
@@ -65,6 +69,9 @@ class Settings(BaseSettings):
     school or a mobile network's shared address makes its first visits within that)."""
     rooms_per_minute: float = Field(default=12.0, gt=0.0)
     """Rooms one player may create a minute, in bursts of as many."""
+    room_misses_per_minute: float = Field(default=10.0, gt=0.0)
+    """Unknown room codes one client address may ask for a minute, in bursts of as many; past
+    that it may look up no room until the allowance refills (rooms/lookups.py)."""
     hints_per_minute: float = Field(default=30.0, gt=0.0)
     """Engine hints one player may ask for a minute, in bursts of as many (a person asks at
     most once a decision, a few a minute)."""

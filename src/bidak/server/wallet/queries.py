@@ -11,14 +11,14 @@ answers with what the first one stored.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any, cast
 
 from sqlalchemy import Table, func, insert, select, update
 from sqlalchemy.engine import Connection
 
-from bidak.economy import CheckIn, Reason, check_in, debit
+from bidak.economy import WELCOME_GIFT, CheckIn, Reason, check_in, debit
 from bidak.server.shared.store.models import LedgerRow, OwnedRow, PlayerRow
 
 _PLAYERS = cast(Table, PlayerRow.__table__)
@@ -141,13 +141,28 @@ def _purse(row: dict[str, Any]) -> Purse:
 
 def do_check_in(
     connection: Connection, player_id: str, key_prefix: str, today: date, at: datetime
-) -> tuple[CheckIn, int]:
-    """Today's check-in (at most one credit per site day) and the balance after it."""
+) -> tuple[CheckIn, int, int]:
+    """Today's check-in (at most one credit per site day), the welcome gift credited with it
+    (the account's first check-in; 0 otherwise) and the balance after them."""
     row = locked_purse(connection, player_id)
     current = _purse(row)
     done = check_in(today, current.checkin_day, current.streak)
     if done.already:
-        return done, current.balance
+        return done, current.balance, 0
+    welcome = 0
+    if current.checkin_day is None and entry_by_key(connection, f"{key_prefix}:welcome") is None:
+        welcome = WELCOME_GIFT
+        gift = append_entry(
+            connection,
+            player_id,
+            current.balance,
+            welcome,
+            Reason.WELCOME,
+            f"{key_prefix}:welcome",
+            at,
+            note="welcome gift",
+        )
+        current = replace(current, balance=gift.balance_after)
     entry = append_entry(
         connection,
         player_id,
@@ -163,7 +178,7 @@ def do_check_in(
         .where(_PLAYERS.c.id == player_id)
         .values(checkin_streak=done.streak, checkin_day=today.isoformat())
     )
-    return done, entry.balance_after
+    return done, entry.balance_after, welcome
 
 
 class KeyReused(Exception):

@@ -23,7 +23,10 @@ _SVG: dict[int | str, dict[str, Any]] = {200: {"content": {"image/svg+xml": {}}}
 
 class CheckInOut(BaseModel):
     already: bool = Field(description="true: today's check-in was already done; nothing credited")
-    credited: int
+    credited: int = Field(description="today's reward (the welcome gift aside)")
+    welcome: int = Field(
+        0, description="the welcome gift credited with the account's first check-in, else 0"
+    )
     balance: int
     streak: int = Field(description="the streak's day today's check-in counted as")
     next_reward: int = Field(description="what the next check-in pays")
@@ -32,7 +35,7 @@ class CheckInOut(BaseModel):
 
 class EntryOut(BaseModel):
     amount: int
-    reason: Literal["checkin", "purchase", "grant", "merge"]
+    reason: Literal["checkin", "purchase", "grant", "merge", "welcome"]
     item: str | None
     note: str | None
     balance_after: int
@@ -110,6 +113,7 @@ async def check_in(player: PlayerDep, services: WalletDep) -> CheckInOut:
     return CheckInOut(
         already=done.already,
         credited=done.coins,
+        welcome=result.welcome,
         balance=result.balance,
         streak=done.streak,
         next_reward=result.next_reward,

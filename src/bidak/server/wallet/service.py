@@ -34,6 +34,8 @@ class CheckInResult:
     check_in: CheckIn
     balance: int
     next_reward: int
+    welcome: int = 0
+    """The welcome gift credited with this check-in (the account's first), else 0."""
 
 
 @dataclass(frozen=True)
@@ -68,12 +70,12 @@ class Wallets:
             at=self._at(),
         )
         try:
-            done, balance = await self.db.write_keyed(work)
+            done, balance, welcome = await self.db.write_keyed(work)
         except KeyTaken:
             # Another request stored today's credit first (its key is taken): that one counts.
-            done, balance = await self.db.write(work)
+            done, balance, welcome = await self.db.write(work)
         # Checked in today (now or before): the next reward is tomorrow's.
-        return CheckInResult(done, balance, next_reward(today, today, done.streak))
+        return CheckInResult(done, balance, next_reward(today, today, done.streak), welcome)
 
     def streak(self, purse: Purse) -> tuple[int, bool, int]:
         """The streak held today, whether today's check-in is done, and the next reward."""

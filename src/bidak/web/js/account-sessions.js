@@ -15,6 +15,19 @@ function when(/** @type {number | string} */ value) {
 }
 
 /**
+ * A browser in the player's words: "Chrome di Android"; the names of browsers and systems are
+ * data (text nodes), the words around them the catalog's.
+ * @param {SessionItem} item
+ */
+function deviceName(item) {
+  const attrs = { class: "session-device" };
+  if (item.browser && item.system)
+    return tx("account.sessions.device", { browser: item.browser, system: item.system }, "span", attrs);
+  if (item.browser || item.system) return raw(item.browser || item.system || "", "span", attrs);
+  return tx("account.sessions.unknown", null, "span", attrs);
+}
+
+/**
  * The card for `sessions` (null: still asked); `ended()` runs after a browser was signed out.
  * @param {SessionItem[] | null} sessions
  * @param {{ me: () => Me | null, ended: () => void }} context
@@ -31,11 +44,13 @@ export function sessionsCard(sessions, { me, ended }) {
         h(
           "div",
           { class: "history-main" },
-          raw(item.device, "span", { class: "session-device" }),
+          deviceName(item),
           h(
             "span",
             { class: "history-meta" },
             tx("account.sessions.seen", { when: when(item.last_seen ?? item.created_at) }),
+            " · ",
+            tx("account.sessions.since", { when: when(item.created_at) }),
           ),
         ),
         h(

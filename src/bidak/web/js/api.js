@@ -3,7 +3,7 @@
 
 /**
  * @import { CheckIn, HintAnswer, HistoryItem, Leaderboard, LiveGame, MatchRating, Me, PlayerProfile,
- *   QuickOptions, QuickStatus, RematchAnswer, Review, RoomInfo, Shop, Wallet, LoggedEvent, Drill, DrillVerdict,
+ *   QuickOptions, QuickStatus, RematchAnswer, Review, RoomInfo, Shop, Wallet, MatchEvents, Drill, DrillVerdict,
  *   TrainingSummary, TutorAdvice } from "./types.js"
  */
 
@@ -76,10 +76,10 @@ export const api = {
   joinRoom: (/** @type {string} */ code) => /** @type {Promise<RoomInfo>} */ (call("POST", `${room(code)}/join`)),
   hint: (/** @type {string} */ code, level = "2ply") =>
     /** @type {Promise<HintAnswer>} */ (call("GET", `${room(code)}/hint?level=${level}`)),
-  review: (/** @type {string} */ matchId, level = "1ply") =>
+  review: (/** @type {string} */ matchId, level = "2ply") =>
     /** @type {Promise<Review>} */ (call("GET", `${match(matchId)}/review?level=${level}`)),
   events: (/** @type {string} */ matchId, since = 0) =>
-    /** @type {Promise<LoggedEvent[]>} */ (call("GET", `${match(matchId)}/events?since=${since}`)),
+    /** @type {Promise<MatchEvents>} */ (call("GET", `${match(matchId)}/events?since=${since}`)),
   matUrl: (/** @type {string} */ matchId) => `${match(matchId)}/mat`,
   wallet: () => /** @type {Promise<Wallet>} */ (call("GET", "/api/me/wallet")),
   checkIn: () => /** @type {Promise<CheckIn>} */ (call("POST", "/api/me/checkin")),

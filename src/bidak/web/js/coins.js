@@ -157,7 +157,13 @@ export function coinsCard({ navigate, session = Promise.resolve() }) {
         checked_in_today: true,
         next_reward: result.next_reward,
       };
-      toast(result.already ? tx("coins.checked_in") : tx("coins.credited", { n: result.credited }));
+      toast(
+        result.already
+          ? tx("coins.checked_in")
+          : result.welcome
+            ? tx("coins.welcome", { n: result.credited, gift: result.welcome })
+            : tx("coins.credited", { n: result.credited }),
+      );
     } catch {
       toast(tx("error.generic"), "error");
     } finally {
@@ -201,12 +207,19 @@ export function mountShop(root, { navigate }) {
             "data-wear": item.id,
             disabled: pending !== null,
           })
-        : button("shop.buy", () => buy(item), {
-            class: "btn primary small",
-            "data-buy": item.id,
-            params: { n: item.price },
-            disabled: pending !== null || shop.balance < item.price,
-          });
+        : shop.balance < item.price
+          ? button("shop.missing", () => {}, {
+              class: "btn primary small",
+              "data-buy": item.id,
+              params: { n: item.price - shop.balance, price: item.price },
+              disabled: true,
+            })
+          : button("shop.buy", () => buy(item), {
+              class: "btn primary small",
+              "data-buy": item.id,
+              params: { n: item.price },
+              disabled: pending !== null,
+            });
     const board = item.kind === "board";
     return h(
       "li",

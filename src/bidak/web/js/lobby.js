@@ -40,12 +40,17 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
     });
     const go = () => {
       const text = input.value.trim();
-      const match = /#\/room\/([A-Za-z0-9_-]+)/.exec(text) || /^([A-Za-z0-9_-]{8,64})$/.exec(text);
+      // A code read out may come with spaces or a dash ("ABCD EFGH"), in any case.
+      const spoken = text.replace(/[\s-]/g, "");
+      const match =
+        /#\/room\/([A-Za-z0-9_-]+)/.exec(text) ||
+        /^([A-Za-z0-9]{8})$/.exec(spoken) ||
+        /^([A-Za-z0-9_-]{9,64})$/.exec(text);
       if (!match) {
         toast(tx("lobby.join.bad"), "error");
         return;
       }
-      navigate(`/room/${match[1]}`);
+      navigate(`/room/${match[1].length === 8 ? match[1].toUpperCase() : match[1]}`);
     };
     input.addEventListener("keydown", (e) => {
       if (e.key === "Enter") go();
@@ -149,7 +154,8 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
         h(
           "div",
           { class: "lobby-grid" },
-          h("div", { class: "col" }, quick.card(), training.el, practiceCard(), joinCard()),
+          // Practice first: a newcomer's first game, on the first screen of every size.
+          h("div", { class: "col" }, practiceCard(), quick.card(), training.el, joinCard()),
           h("div", { class: "col" }, friendCard()),
           h("div", { class: "col" }, profileCard(), coins.el, historyOf()),
         ),

@@ -18,6 +18,7 @@ import { mountLeaderboard, mountLive, mountPlayer } from "./players.js";
 import { mountReview } from "./review.js";
 import { openRules } from "./rules.js";
 import { mountTable } from "./table.js";
+import { dialog } from "./ui.js";
 
 /** @import { Me } from "./types.js" */
 
@@ -135,6 +136,7 @@ function boot() {
   session = api.me().then(
     (x) => {
       me = x;
+      if (x.signed_out) signedOut(x);
     },
     () => {
       me = null;
@@ -143,6 +145,23 @@ function boot() {
   window.addEventListener("hashchange", route);
   route();
   document.body.classList.add("ready");
+}
+
+/**
+ * The session this browser held was ended elsewhere (signed out from another browser): the
+ * visitor is a new guest now, and is told so, with the way to sign in again.
+ * @param {Me} now
+ */
+function signedOut(now) {
+  dialog({
+    id: "signed-out",
+    title: "signed_out.title",
+    body: () => tx("signed_out.body", { name: now.name }, "p"),
+    actions: [
+      { key: "signed_out.sign_in", kind: "primary", id: "signed-out-sign-in", onclick: () => navigate("/account") },
+      { key: "signed_out.stay", id: "signed-out-stay" },
+    ],
+  });
 }
 
 boot();

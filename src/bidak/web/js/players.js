@@ -110,7 +110,14 @@ export function mountLeaderboard(/** @type {HTMLElement} */ root, /** @type {Nav
           class: "muted small",
         }),
         board.your_rank === null
-          ? tx("leaderboard.unranked", null, "p", { class: "notice", id: "your-rank" })
+          ? board.matches_to_go > 0
+            ? tx(
+                "leaderboard.to_go",
+                { n: board.matches_to_go, have: board.your_experience, need: board.min_experience },
+                "p",
+                { class: "notice", id: "your-rank" },
+              )
+            : tx("leaderboard.unranked", { days: board.active_days }, "p", { class: "notice", id: "your-rank" })
           : tx("leaderboard.your_rank", { rank: board.your_rank }, "p", { class: "notice", id: "your-rank" }),
         board.leaders.length
           ? h(

@@ -30,7 +30,7 @@ export function mountReview(root, matchId, { navigate }) {
 
   async function load() {
     try {
-      const [data, history] = await Promise.all([api.review(matchId, "1ply"), api.history().catch(() => [])]);
+      const [data, history] = await Promise.all([api.review(matchId, "2ply"), api.history().catch(() => [])]);
       v.data = data;
       const item = history.find((x) => x.match_id === matchId);
       if (item) {

@@ -3,7 +3,7 @@
 // other side (or the server, for the viewer) did, the pauses that let dice be seen, a play's
 // animation, and the dialog at the end of a game. Nothing here changes the table's state.
 import { tx } from "./dom.js";
-import { timedOutLine } from "./table-log.js";
+import { saidAlready, timedOutLine } from "./table-log.js";
 import { nameOf } from "./table-names.js";
 import { toast } from "./ui.js";
 
@@ -58,7 +58,7 @@ export function createPresenter(store, board, dialogs) {
         if (!mine) toast(tx(`ev.${event.type}`, { name: name(event.player) }), "info");
         break;
       case "timed_out":
-        toast(timedOutLine(v, event), "warn", 3200);
+        if (!saidAlready(v.log, v.log.length - 1)) toast(timedOutLine(v, event), "warn", 3200);
         break;
       case "autoplay_changed":
         if (mine && event.on) toast(tx("auto.autoplay_on"), "warn", 3200);

@@ -5,7 +5,7 @@ import { clear, h, raw, tx } from "./dom.js";
 import { t } from "./i18n.js";
 import { evKey, nameOf } from "./table-names.js";
 
-/** @import { MatchEvent, TableView } from "./types.js" */
+/** @import { LoggedEvent, MatchEvent, TableView } from "./types.js" */
 
 /**
  * A timeout, with the strikes left where the room has a limit ("timeout 2/3, 1 left").
@@ -71,9 +71,32 @@ function logLine(v, event) {
   }
 }
 
+/**
+ * Whether the event at `index` of `log` says again what the list said already: a second timeout
+ * in one turn repeats the player's count (docs/protocol.md), and a forfeit right after the
+ * timeout that lost the match is that same loss (on time, not a resignation).
+ * @param {LoggedEvent[]} log
+ * @param {number} index
+ */
+export function saidAlready(log, index) {
+  const event = log[index].event;
+  if (event.type === "match_forfeited") {
+    const before = log[index - 1]?.event;
+    return before?.type === "timed_out" && before.player === event.player && before.left === 0;
+  }
+  if (event.type !== "timed_out" || event.strikes === undefined) return false;
+  for (let i = index - 1; i >= 0; i--) {
+    const earlier = log[i].event;
+    if (earlier.type === "timed_out" && earlier.player === event.player) return earlier.strikes === event.strikes;
+  }
+  return false;
+}
+
 /** Draw the list `node` (an `<ol>`) from `v.log`. */
 export function renderLog(/** @type {HTMLElement} */ node, /** @type {TableView} */ v) {
   clear(node);
-  const lines = v.log.map((item) => logLine(v, item.event)).filter((line) => line !== null);
+  const lines = v.log
+    .map((item, index) => (saidAlready(v.log, index) ? null : logLine(v, item.event)))
+    .filter((line) => line !== null);
   for (const line of lines.slice(-60).reverse()) node.append(h("li", {}, line));
 }

@@ -36,7 +36,8 @@ const KNOWN_ERRORS = [
 /**
  * Hooks: see createTableStore.
  * @typedef {{ present: Presenter, paintLooks: () => Promise<void>, onError: (code: string) => void,
- *   forward: (message: ServerMessage) => void, onMatchOver: () => void }} Hooks
+ *   forward: (message: ServerMessage) => void, onMatchOver: () => void,
+ *   history: (match: string, since: number) => Promise<LoggedEvent[]> }} Hooks
  */
 
 /**
@@ -89,8 +90,10 @@ export function createMessageQueue(v, hooks, emit) {
     v.seats = message.seats || [];
     v.kind = message.kind;
     v.moveSeconds = message.move_seconds;
+    if (v.match !== message.match) v.log = [];
     v.match = message.match;
     setClock(message);
+    await fillLog(message);
     for (const item of message.missed || []) addLog(item);
     await hooks.paintLooks();
     if (!message.table) {
@@ -132,6 +135,22 @@ export function createMessageQueue(v, hooks, emit) {
     v.hintArrows = null;
     saveMade(v);
     emit("all");
+  }
+
+  /**
+   * The events before the snapshot that this page never saw (it was loaded, or joined as a
+   * spectator, in the middle of the match), asked of the match's log so the list is whole.
+   * @param {SnapshotMessage} message
+   */
+  async function fillLog(message) {
+    const first = message.missed?.length ? message.missed[0].version : message.version + 1;
+    const have = v.log.length ? v.log[v.log.length - 1].version : 0;
+    if (!message.match || have + 1 >= first) return;
+    try {
+      for (const item of await hooks.history(message.match, have)) if (item.version < first) addLog(item);
+    } catch (error) {
+      console.warn("the move list stays short:", error); // the table itself is whole
+    }
   }
 
   /** @param {LoggedEvent} item */

@@ -13,11 +13,15 @@ import { complete, currentBoard, currentOptions, myMove, tapRolls } from "./tabl
  * @import { Action, Arrow, Change, HintState, TableView } from "./types.js"
  */
 
+/** Intents the server applies whatever the table's version (docs/protocol.md, `stale`). */
+const POSITION_FREE = new Set(["forfeit", "resign", "autoplay"]);
+
 /**
  * The store of one table. `present` shows an event (awaited before the next one);
  * `paintLooks()` colours the table for a snapshot's seats (awaited: the table is drawn in its
  * looks from the start); `onError(code)` says a refusal; `forward(message)` takes the room's other messages (talk,
- * rematch); `onMatchOver()` runs when a snapshot finds the match over.
+ * rematch); `onMatchOver()` runs when a snapshot finds the match over; `history(match, since)`
+ * asks for the log's events after `since` (the move list before a snapshot).
  * @param {string} code
  * @param {Hooks} hooks
  */
@@ -136,7 +140,9 @@ export function createTableStore(code, hooks) {
    * @param {Omit<Action, "type">} [extra]
    */
   function act(type, extra = {}) {
-    if (v.sending || !v.connection) return;
+    // Resigning does not depend on the position: it goes even while another intent is on its
+    // way (the server never refuses it as stale either), instead of a press that does nothing.
+    if ((v.sending && !POSITION_FREE.has(type)) || !v.connection) return;
     if (type === "roll") v.ownRoll = true;
     if (type !== "autoplay") v.sending = true; // until the table answers (no double sends)
     v.connection.intent({ type, ...extra }, v.version);

@@ -21,7 +21,7 @@ import { nameOf } from "./table-names.js";
 import { createSeats } from "./table-seats.js";
 import { createTableStore } from "./table-store.js";
 import { createTalk } from "./talk.js";
-import { closeDialogs, toast } from "./ui.js";
+import { anchorToasts, closeDialogs, toast } from "./ui.js";
 
 /** @import { Change, ConnectionStatus } from "./types.js" */
 
@@ -55,6 +55,7 @@ export function mountTable(root, code, { navigate }) {
   const store = createTableStore(code, {
     present: (event, shown) => present(event, shown),
     paintLooks: () => board.paintLooks(),
+    history: (match, since) => api.events(match, since).then((answer) => answer.events),
     onError: (known) => toast(tx(known === "generic" ? "error.generic" : `error.${known}`), "error"),
     forward: (message) => {
       if (message.type === "talk") talk.onMessage(message);
@@ -86,6 +87,7 @@ export function mountTable(root, code, { navigate }) {
   function layout() {
     el = elements();
     const boardWrap = h("div", { class: "board-wrap" }, board.svg, el.tapHint);
+    anchorToasts(boardWrap); // over the outer board, clear of the seats, the cube and the buttons
     const side = h(
       "aside",
       { class: "side" },
@@ -188,6 +190,7 @@ export function mountTable(root, code, { navigate }) {
     dialogs.stop();
     offLanguage();
     closeDialogs();
+    anchorToasts(null);
     talk.stop();
     after.stop();
     if (v.connection) v.connection.close();

@@ -7,17 +7,30 @@ import { onLanguage, t } from "./i18n.js";
 
 /** @type {HTMLElement | null} */
 let toastHost = null;
+/** @type {HTMLElement | null} */
+let toastAnchor = null;
 
 /**
- * A short message at the foot of the page for `ms` (at most two at a time).
+ * Where toasts show from now on: inside `anchor` (the table puts them over its board, where they
+ * cover no control), or over the page (null).
+ * @param {HTMLElement | null} anchor
+ */
+export function anchorToasts(anchor) {
+  toastAnchor = anchor;
+  if (toastHost) toastHost.remove();
+  toastHost = null;
+}
+
+/**
+ * A short message for `ms` (at most two at a time): at the top of the page, or over the board.
  * @param {Child} node
  * @param {"info" | "warn" | "error"} [kind]
  * @param {number} [ms]
  */
 export function toast(node, kind = "info", ms = 2600) {
-  if (!toastHost) {
+  if (!toastHost?.isConnected) {
     toastHost = h("div", { class: "toasts", role: "status", "aria-live": "polite" });
-    document.body.append(toastHost);
+    (toastAnchor?.isConnected ? toastAnchor : document.body).append(toastHost);
   }
   while (toastHost.firstElementChild && toastHost.children.length >= 2) toastHost.firstElementChild.remove();
   const item = h("div", { class: `toast toast-${kind}` }, node);

@@ -47,9 +47,13 @@ ERROR_CODES: Final[dict[ErrorCode, str]] = {
     "not_seated": "a spectator tried to act",
     "not_started": "a friend room still waits for the second player",
     "illegal": "the rules refuse the action now (the message says why)",
-    "stale": "the intent named an older version than the table now has",
+    "stale": "the intent named an older version than the table now has (never for `forfeit`,"
+    " `resign` or `autoplay`)",
     "match_over": "the match has ended",
-    "busy": "the table was changing too fast; send again",
+    "busy": (
+        "the table was changing too fast, or the database did not answer; nothing of the"
+        " intent was stored (or all of it, and its events are on their way): send it again"
+    ),
 }
 """Every error code and what it means (the table of ``docs/protocol.md``)."""
 

@@ -7,7 +7,7 @@ import contextlib
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -18,7 +18,8 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, make_url, text
 from sqlalchemy.engine import Connection, RootTransaction
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -52,6 +53,26 @@ log = logging.getLogger(__name__)
 class KeyTaken(Exception):
     """A write lost a race on a unique key (a twin request stored the same idempotency key
     first) and was rolled back whole (:meth:`Database.write_keyed`)."""
+
+
+class StorageError(Exception):
+    """The database did not answer or failed mid-transaction (it went away, a connection was
+    killed, a SQLite file stayed locked): the transaction was rolled back, or, when the
+    failure came during its commit, may have been committed. The caller may try again; a
+    write whose outcome matters reads the store to find out."""
+
+
+@contextlib.contextmanager
+def _as_storage_errors() -> Iterator[None]:
+    """Raise the database's failures as :class:`StorageError` (a unique key taken stays an
+    ``IntegrityError``: it is an answer, not a failure). A driver raises some without
+    SQLAlchemy's wrapping: a refused connection, a timeout, the pool's wait."""
+    try:
+        yield
+    except IntegrityError:
+        raise
+    except (DBAPIError, OSError, TimeoutError, PoolTimeout) as failed:
+        raise StorageError(f"{type(failed).__name__}: {failed}") from failed
 
 
 def async_url(url: str) -> str:
@@ -100,15 +121,18 @@ class Database:
         game's moves) first (:mod:`bidak.server.shared.store.turns`). Other databases run ``work``
         through the async engine. Every write of the server comes here, so a SQLite file has one
         writer in the process. Why: ``docs/performance.md``, "SQLite writes".
+
+        The database's failures are raised as :class:`StorageError`.
         """
-        if self.direct is None:
-            async with self.engine.begin() as connection:
-                return await connection.run_sync(work)
-        await self._writer.acquire(urgent)
-        try:
-            return await self._write_direct(self.direct, work)
-        finally:
-            self._writer.release()
+        with _as_storage_errors():
+            if self.direct is None:
+                async with self.engine.begin() as connection:
+                    return await connection.run_sync(work)
+            await self._writer.acquire(urgent)
+            try:
+                return await self._write_direct(self.direct, work)
+            finally:
+                self._writer.release()
 
     async def write_keyed(self, work: Callable[[Connection], T], *, urgent: bool = False) -> T:
         """:meth:`write`, for a transaction that stores a unique idempotency key: when another
@@ -170,16 +194,19 @@ class Database:
             await connection.execute(text("SELECT 1"))
 
     async def read(self, work: Callable[[Connection], T]) -> T:
-        """Run ``work`` (Core statements on a connection) for reading, outside any write."""
-        async with self.engine.connect() as connection:
-            return await connection.run_sync(work)
+        """Run ``work`` (Core statements on a connection) for reading, outside any write; the
+        database's failures are raised as :class:`StorageError`."""
+        with _as_storage_errors():
+            async with self.engine.connect() as connection:
+                return await connection.run_sync(work)
 
     @asynccontextmanager
     async def session(self) -> AsyncIterator[AsyncSession]:
         """An ORM session for reading rows (its objects stay usable after it closes); writes
-        go through :meth:`write`."""
-        async with self.sessions() as session:
-            yield session
+        go through :meth:`write`. The database's failures are raised as :class:`StorageError`."""
+        with _as_storage_errors():
+            async with self.sessions() as session:
+                yield session
 
     def start_checkpoints(self, every: float = CHECKPOINT_SECONDS) -> None:
         """For SQLite, copy the write-ahead log into the database now and then, off the loop,

@@ -1,0 +1,62 @@
+"""Players in a process of their own (``python -m tests.server.crowd URL PRACTICE FRIEND``):
+they play 1-point practice matches against a bot and friend matches between two of them over
+the real WebSocket, then print how many intents they sent. A test that counts the server's
+garbage runs them here, so that their own (the HTTP and WebSocket clients') is not counted."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Any, cast
+
+from tests.server.harness import Client, Running, friend_room
+from tests.server.scripted import Script, drive, play_all
+
+
+class CountingClient(Client):
+    """A :class:`Client` that counts the intents it sends."""
+
+    sent = 0
+
+    async def act(self, action: dict[str, Any]) -> None:
+        self.sent += 1
+        await super().act(action)
+
+
+async def practice(running: Running, seed: int) -> int:
+    guest = CountingClient(running)
+    async with guest:
+        created = await guest.http.post(
+            "/api/rooms", json={"kind": "practice", "length": 1, "level": "beginner"}
+        )
+        created.raise_for_status()
+        await guest.join(created.json()["code"])
+        await drive(guest, Script(seed, double=0.3), 0)
+        return guest.sent
+
+
+async def friend(running: Running, seed: int) -> int:
+    alice, bob = CountingClient(running), CountingClient(running)
+    async with alice, bob:
+        room, _ = await friend_room(alice, bob, length=1)
+        await alice.join(room["code"])
+        await bob.join(room["code"])
+        await play_all(
+            drive(alice, Script(seed, double=0.3), 0), drive(bob, Script(seed + 1, double=0.3), 1)
+        )
+        return alice.sent + bob.sent
+
+
+async def crowd(base: str, practices: int, friends: int) -> int:
+    """Play the matches, all at once; how many intents were sent."""
+    running = Running(base, services=cast(Any, None))  # the server is in another process
+    sent = await asyncio.gather(
+        *(practice(running, n) for n in range(practices)),
+        *(friend(running, 1000 + 2 * n) for n in range(friends)),
+    )
+    return sum(sent)
+
+
+if __name__ == "__main__":
+    url, practices, friends = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    print(asyncio.run(crowd(url, practices, friends)))

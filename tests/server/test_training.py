@@ -56,6 +56,7 @@ async def test_a_reviewed_match_banks_its_mistakes_once_and_drills_them(
             f"/api/matches/{match_id}/review", params={"level": "1ply"}, timeout=120
         )
         review = found.json()
+        await running.services.training.settle()  # the cards are banked after the answer
         decisions = [d for game in review["games"] for d in game["decisions"]]
         expected = bankable(decisions, [0])
         assert expected, "random plays lose equity: the test needs at least one card"

@@ -182,4 +182,6 @@ async def _record(
         )
     if people:
         now = services.clock.now()
-        await bank_review(services.db, services.reviews.run, now, match_id, result, people, ply)
+        services.training.bank_later(
+            bank_review(services.db, services.reviews.run, now, match_id, result, people, ply)
+        )

@@ -136,6 +136,7 @@ def create_app(
             on_collection=metrics.observe_collection if metrics else lambda collection: None,
         )
         accounts = Accounts(db, outbox, the_clock, limits, signer)
+        training_service = Training(db, the_clock)
         app.state.services = Services(
             settings,
             db,
@@ -152,7 +153,7 @@ def create_app(
             quick,
             accounts,
             signer,
-            Training(db, the_clock),
+            training_service,
             monitor,
             metrics,
         )
@@ -196,6 +197,7 @@ def create_app(
             await sockets.stop()
             await limits.limiter.close()
             await bus.close()
+            await training_service.settle()  # cards being banked, on the reviews' pool
             hints.close()
             reviews.close()
             pool.close()

@@ -7,6 +7,8 @@ review's depth, on the analysis pool), for a cube decision the review's three eq
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -36,6 +38,7 @@ from bidak.training import (
 )
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 Run = Callable[[Callable[[], T]], Awaitable[T]]
 STREAK_DAYS = 400
 """How far back the streak is counted."""
@@ -162,6 +165,27 @@ class Training:
     def __init__(self, db: Database, clock: Clock) -> None:
         self.db = db
         self.clock = clock
+        self._banking: set[asyncio.Task[int]] = set()
+
+    def bank_later(self, banking: Awaitable[int]) -> None:
+        """Bank a review's cards after its answer is sent (the engine ranks each checker card:
+        about a third of a second at 2ply); a failure is logged, the review stands."""
+
+        async def run() -> int:
+            try:
+                return await banking
+            except Exception:
+                log.exception("banking a review's training cards failed")
+                return 0
+
+        task = asyncio.ensure_future(run())
+        self._banking.add(task)
+        task.add_done_callback(self._banking.discard)
+
+    async def settle(self) -> None:
+        """Wait for the banking under way (tests; the app's shutdown, before the database)."""
+        while self._banking:
+            await asyncio.gather(*self._banking)
 
     async def summary(self, player_id: str) -> dict[str, int]:
         """Cards due today (by the end of the UTC day), all cards, and the streak."""

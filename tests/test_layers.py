@@ -5,8 +5,8 @@ Two checks, both inside pytest so CI runs them with the suite: the import-linter
 and no web or database library reaches the engine, the core or the pure rule packages, even
 indirectly), and the core (``rules``, ``match``, ``formats``, with ``bidak.errors`` and the
 package's ``__init__`` they load) importing nothing but the standard library and itself, the
-pure rule packages (``ratings``, ``economy``, ``pairing``, ``tournament``, ``fairplay``) nothing
-but the standard library and their own modules.
+pure rule packages (``ratings``, ``economy``, ``pairing``, ``tournament``, ``fairplay``,
+``training``) nothing but the standard library and their own modules.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ PACKAGE = ROOT / "src" / "bidak"
 CORE = ("rules", "match", "formats")
 CORE_IMPORTABLE = {"bidak", *(f"bidak.{name}" for name in (*CORE, "errors"))}
 # Used by the server, importing nothing of Bidak's:
-PURE = ("ratings", "economy", "pairing", "tournament", "fairplay")
+PURE = ("ratings", "economy", "pairing", "tournament", "fairplay", "training")
 
 
 def test_the_import_contracts_hold() -> None:

@@ -660,3 +660,54 @@ export interface ModCaseDetail extends ModCase {
   }[];
   actions: AuditEntry[];
 }
+
+// -- training (issue 28) ---------------------------------------------------------------------
+
+export interface TrainingSummary {
+  due: number;
+  cards: number;
+  streak: number;
+}
+
+export interface DrillPlay {
+  steps: Step[];
+  notation: string;
+  result: string;
+}
+
+export interface DrillCard {
+  id: number;
+  kind: "checker" | "cube";
+  seat: number;
+  xgid: string;
+  phase: string;
+  theme: string;
+  match_id: string;
+  dice: number[] | null;
+  legal_plays: DrillPlay[] | null;
+  decider: "doubler" | "taker" | null;
+}
+
+export interface Drill {
+  card: DrillCard | null;
+  summary: TrainingSummary;
+}
+
+export interface DrillVerdict {
+  loss: number;
+  grade: "again" | "hard" | "good" | "easy";
+  best: string;
+  played: string;
+  due: number;
+  summary: TrainingSummary;
+}
+
+/** The tutor's answer about a play about to be sent (practice tables). */
+export interface TutorAdvice {
+  version: number;
+  loss: number;
+  warn: boolean;
+  threshold: number;
+  best: string;
+  level: string;
+}

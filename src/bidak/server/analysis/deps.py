@@ -8,6 +8,7 @@ from fastapi import Depends, Request
 
 from bidak.server.analysis.analyst import Analyst
 from bidak.server.play import PlayServices
+from bidak.server.training import Training
 
 
 class AnalysisServices(PlayServices, Protocol):
@@ -15,6 +16,8 @@ class AnalysisServices(PlayServices, Protocol):
     def hints(self) -> Analyst: ...
     @property
     def reviews(self) -> Analyst: ...
+    @property
+    def training(self) -> Training: ...
 
 
 def services_of(request: Request) -> AnalysisServices:

@@ -18,15 +18,17 @@ from fastapi import APIRouter, HTTPException, Query
 
 from bidak.engine.hints import PlayHint, state_hint
 from bidak.engine.review import review_match
-from bidak.errors import BidakError
+from bidak.errors import BidakError, IllegalPlay
 from bidak.match import Phase, Player, event_from_json, state_from_json
+from bidak.rules import find_play
 from bidak.server.accounts import PlayerDep
 from bidak.server.analysis.analyst import Busy
 from bidak.server.analysis.deps import AnalysisDep, AnalysisServices
-from bidak.server.analysis.schemas import Hint, Review
+from bidak.server.analysis.schemas import TUTOR_LOSS, Hint, Review, TutorAdvice, TutorAsk
 from bidak.server.community import record_review
 from bidak.server.play import RoomError, RoomKind, is_bot_seat, seat_of
 from bidak.server.shared.deps import too_soon
+from bidak.server.training import bank_review
 
 router = APIRouter(tags=["analysis"])
 
@@ -74,6 +76,50 @@ async def hint(code: str, player: PlayerDep, services: AnalysisDep, ply: PlyQuer
     return Hint.model_validate({"version": state.version, "kind": kind, "hint": advice.to_json()})
 
 
+@router.post("/api/rooms/{code}/tutor", response_model=TutorAdvice)
+async def tutor(
+    code: str, body: TutorAsk, player: PlayerDep, services: AnalysisDep, ply: PlyQuery = "1ply"
+) -> TutorAdvice:
+    """Tutor mode (practice only): what the play about to be sent gives up, and whether the
+    table should warn before sending it. Asking sends nothing; the review counts the play that
+    is sent, whichever it is."""
+    try:
+        room = await services.rooms.room(code)
+    except RoomError as error:
+        raise HTTPException(404, error.message) from None
+    seat = seat_of(room, player.id)
+    if room.kind is not RoomKind.PRACTICE or seat is None:
+        raise HTTPException(403, "The tutor is for your own practice matches")
+    if room.match_id is None:
+        raise HTTPException(409, "The match has not started")
+    state = (await services.rooms.live(room.match_id)).state
+    if state.turn is not seat or state.phase is not Phase.MOVE or state.dice is None:
+        raise HTTPException(409, "There is no play of yours to advise on right now")
+    try:
+        chosen = find_play(state.position, state.dice, [(s, e) for s, e in body.steps])
+    except IllegalPlay as error:
+        raise HTTPException(422, str(error)) from None
+    limits = services.limits
+    too_soon(await limits.wait(limits.hints, player.id, services.clock.now()), "hints")
+    try:
+        advice = await services.hints.run(partial(state_hint, state, ply))
+    except Busy as error:
+        raise _busy(error) from None
+    except BidakError as error:
+        raise HTTPException(409, str(error)) from None
+    if not isinstance(advice, PlayHint):
+        raise HTTPException(409, "There is no play of yours to advise on right now")
+    loss = next(c.loss for c in advice.candidates if c.play.result == chosen.result)
+    return TutorAdvice(
+        version=state.version,
+        loss=loss,
+        warn=loss > TUTOR_LOSS,
+        threshold=TUTOR_LOSS,
+        best=advice.best.notation,
+        level=advice.ply,
+    )
+
+
 @router.get("/api/matches/{match_id}/review", response_model=Review)
 async def review(
     match_id: str, player: PlayerDep, services: AnalysisDep, ply: PlyQuery = "2ply"
@@ -116,18 +162,26 @@ async def review(
 async def _record(
     services: AnalysisServices, room_code: str, match_id: str, result: dict[str, Any], ply: Ply
 ) -> None:
-    """Keep each person's PR of a finished match for their profile (the deepest review)."""
+    """Keep each person's PR of a finished match for their profile (the deepest review), and
+    bank each person's costly decisions as training cards (``bidak.server.training``)."""
     room = await services.store.room(room_code)
     if room is None:
         return
     prs: dict[str, float] = {}
+    people: dict[int, str] = {}
     for seat, player_id in enumerate((room.seat0_id, room.seat1_id)):
         pr = result["totals"][seat].get("pr")
         if player_id is None or is_bot_seat(room, Player(seat)):
             continue
+        people[seat] = player_id
         if isinstance(pr, int | float) and math.isfinite(pr):
             prs[player_id] = float(pr)
     if prs:
         await services.db.write(
             partial(record_review, match_id=match_id, prs=prs, depth=int(ply[0]))
+        )
+    if people:
+        now = services.clock.now()
+        services.training.bank_later(
+            bank_review(services.db, services.reviews.run, now, match_id, result, people, ply)
         )

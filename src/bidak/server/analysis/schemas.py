@@ -170,3 +170,22 @@ class Review(_Exact):
     thresholds: Thresholds
     games: list[GameReview]
     totals: list[PlayerTotals] = Field(description="seat 0 first")
+
+
+TUTOR_LOSS = 0.08
+"""The tutor warns before a play that gives up more than this (the review's blunder band)."""
+
+
+class TutorAsk(_Exact):
+    steps: list[Annotated[list[int], Field(min_length=2, max_length=2)]] = Field(
+        max_length=4, description="the play about to be sent: [start, end] steps, any order"
+    )
+
+
+class TutorAdvice(_Exact):
+    version: int = Field(description="the match version the advice is for")
+    loss: float = Field(description="the equity the play gives up against the engine's best")
+    warn: bool = Field(description=f"true: it gives up more than {TUTOR_LOSS}")
+    threshold: float
+    best: str = Field(description="the engine's best play")
+    level: str

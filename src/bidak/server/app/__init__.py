@@ -51,6 +51,8 @@ from bidak.server.shared.settings import Settings
 from bidak.server.shared.store.db import Database
 from bidak.server.tournaments import routes as tournaments_routes
 from bidak.server.tournaments.service import Tournaments
+from bidak.server.training import Training
+from bidak.server.training import routes as training
 from bidak.server.wallet import routes as wallet
 from bidak.server.wallet.service import Wallets
 
@@ -143,6 +145,7 @@ def create_app(
         tournaments = Tournaments(db, service, bus, the_clock, settings)
         # Every rated match reviewed in the background, only while hints and reviews are idle.
         reviewer = Reviewer(db, fair, the_clock, (hints, reviews))
+        training_service = Training(db, the_clock)
         app.state.services = Services(
             settings,
             db,
@@ -162,6 +165,7 @@ def create_app(
             tournaments,
             fair,
             reviewer,
+            training_service,
             monitor,
             metrics,
         )
@@ -209,6 +213,7 @@ def create_app(
             await sockets.stop()
             await limits.limiter.close()
             await bus.close()
+            await training_service.settle()  # cards being banked, on the reviews' pool
             hints.close()
             reviews.close()
             pool.close()
@@ -230,6 +235,7 @@ def create_app(
     app.include_router(quick_match.router)
     app.include_router(community.router)
     app.include_router(tournaments_routes.router)
+    app.include_router(training.router)
     app.include_router(identity.router)
     app.include_router(fairplay.router)
     app.include_router(ws.router)

@@ -27,6 +27,7 @@ from bidak.server.shared.metrics import Metrics
 from bidak.server.shared.settings import Settings
 from bidak.server.shared.store.db import Database
 from bidak.server.tournaments.service import Tournaments
+from bidak.server.training import Training
 from bidak.server.wallet.service import Wallets
 
 
@@ -53,6 +54,7 @@ class Services:
     """Reports, moderators' actions and the fair-play signal."""
     reviewer: Reviewer
     """Reviews every rated match in the background (fair play's figures)."""
+    training: Training
     monitor: LoopMonitor | None = None
     """The event loop's lag and the collector's pauses (:mod:`bidak.server.shared.loop_monitor`)."""
     metrics: Metrics | None = None

@@ -4,7 +4,8 @@
 /**
  * @import { AuditEntry, CheckIn, HintAnswer, HistoryItem, Leaderboard, LiveGame, MatchRating, Me, ModCase,
  *   ModCaseDetail, PlayerProfile, QuickOptions, QuickStatus, RematchAnswer, ReportReason, Review, RoomInfo, Shop,
- *   Wallet, MatchEvents, NextMatch, TournamentList, TournamentView } from "./types.js"
+ *   Wallet, MatchEvents, NextMatch, TournamentList, TournamentView, Drill, DrillVerdict, TrainingSummary,
+ *   TutorAdvice } from "./types.js"
  */
 
 export class ApiError extends Error {
@@ -123,4 +124,11 @@ export const api = {
     /** @type {Promise<ModCaseDetail>} */ (call("GET", `/api/mod/players/${encodeURIComponent(id)}`)),
   modAct: (/** @type {string} */ id, /** @type {{ kind: string, note: string, name?: string }} */ action) =>
     /** @type {Promise<AuditEntry>} */ (call("POST", `/api/mod/players/${encodeURIComponent(id)}/actions`, action)),
+  tutor: (/** @type {string} */ code, /** @type {number[][]} */ steps) =>
+    /** @type {Promise<TutorAdvice>} */ (call("POST", `${room(code)}/tutor`, { steps })),
+  // Training from one's own mistakes (issue 28)
+  training: () => /** @type {Promise<TrainingSummary>} */ (call("GET", "/api/training")),
+  drill: () => /** @type {Promise<Drill>} */ (call("GET", "/api/training/drill")),
+  answerCard: (/** @type {number} */ id, /** @type {Record<string, string>} */ answer) =>
+    /** @type {Promise<DrillVerdict>} */ (call("POST", `/api/training/cards/${id}/answer`, answer)),
 };

@@ -10,6 +10,7 @@ import { historyCard } from "./lobby-history.js";
 import { newMatchCards } from "./lobby-new.js";
 import { quickMatch } from "./quick.js";
 import { tournamentsCard } from "./tournaments.js";
+import { trainingCard } from "./training-card.js";
 import { toast } from "./ui.js";
 
 /** @import { HistoryItem, ViewContext } from "./types.js" */
@@ -26,6 +27,7 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
   const coins = coinsCard({ navigate, session }); // one element, put back at every drawing
   const quick = quickMatch({ navigate, session, me });
   const tournaments = tournamentsCard({ navigate, session }); // one element, kept across drawings
+  const training = trainingCard({ navigate, session }); // one element, as the coins' card
 
   const { practiceCard, friendCard } = newMatchCards({ navigate, session, redrawFrom });
   const historyOf = () => historyCard(history, navigate);
@@ -155,7 +157,7 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
           "div",
           { class: "lobby-grid" },
           // Practice first: a newcomer's first game, on the first screen of every size.
-          h("div", { class: "col" }, practiceCard(), quick.card(), tournaments.el, joinCard()),
+          h("div", { class: "col" }, practiceCard(), quick.card(), training.el, tournaments.el, joinCard()),
           h("div", { class: "col" }, friendCard()),
           h("div", { class: "col" }, profileCard(), coins.el, historyOf()),
         ),
@@ -184,7 +186,10 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
       },
     )
     .then(() => refresh("history-card", historyOf));
-  const off = onLanguage(draw);
+  const off = onLanguage(() => {
+    training.draw();
+    draw();
+  });
   return () => {
     gone = true;
     off();

@@ -2,7 +2,7 @@
 // Boot: language, the header, the visitor's account, and a hash router:
 // #/ lobby · #/room/CODE table · #/review/MATCH review · #/shop the coins shop ·
 // #/leaderboard · #/live · #/player/ID · #/t/ID a tournament · #/account account · #/mod,
-// #/mod/ID the moderators' queue and a case; the page an e-mail link opens
+// #/mod/ID the moderators' queue and a case · #/drill the daily drill; the page an e-mail link opens
 // (/auth/email?token=...) is emaillink.js's, outside the router.
 // The first view is drawn while the module runs, before any network answer: the lobby shows
 // its cards at once and fills in the account when /api/me answers. Every other request waits
@@ -11,6 +11,7 @@ import { mountAccount } from "./account.js";
 import { api } from "./api.js";
 import { mountShop } from "./coins.js";
 import { button, clear, h, tx } from "./dom.js";
+import { mountDrill } from "./drill.js";
 import { mountEmailLink } from "./emaillink.js";
 import { defaultLanguage, LANGUAGES, language, onLanguage, setLanguage, t } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
@@ -81,6 +82,7 @@ function route() {
   const shop = hash === "/shop";
   const tournament = /^\/t\/([A-Za-z0-9_-]+)$/.exec(hash);
   const mod = /^\/mod(?:\/([A-Za-z0-9_-]+))?$/.exec(hash);
+  const drill = hash === "/drill";
   const community = /^\/(leaderboard|live)$/.exec(hash) || /^\/(player)\/([A-Za-z0-9_-]+)$/.exec(hash);
   /** @param {Me | null} x */
   const setMe = (x) => {
@@ -95,13 +97,15 @@ function route() {
         ? tournament
           ? "tournament"
           : "shop"
-        : community
-          ? community[1]
-          : mod
-            ? "mod"
-            : account
-              ? "account"
-              : "lobby";
+        : drill
+          ? "drill"
+          : community
+            ? community[1]
+            : mod
+              ? "mod"
+              : account
+                ? "account"
+                : "lobby";
   if (!room || !document.body.dataset.room || document.body.dataset.room !== room[1]) window.scrollTo(0, 0);
   document.body.dataset.room = room ? room[1] : "";
   const mine = ++routed;
@@ -109,7 +113,7 @@ function route() {
     unmount = mountAccount(main, { navigate, me: () => me, setMe, session });
     return;
   }
-  if (!room && !review && !shop && !community && !tournament && !mod) {
+  if (!room && !review && !shop && !drill && !community && !tournament && !mod) {
     unmount = mountLobby(main, { navigate, me: () => me, setMe, session });
     return;
   }
@@ -119,6 +123,7 @@ function route() {
     if (room) unmount = mountTable(main, room[1], { navigate });
     else if (shop) unmount = mountShop(main, { navigate });
     else if (tournament) unmount = mountTournament(main, tournament[1], { navigate });
+    else if (drill) unmount = mountDrill(main, { navigate });
     else if (review) unmount = mountReview(main, review[1], { navigate });
     else if (mod) {
       const context = { navigate, me: () => me };

@@ -8,6 +8,7 @@ import { button, clear, tx } from "./dom.js";
 import { t } from "./i18n.js";
 import { BAR, isComplete, OFF } from "./selection.js";
 import { nameOf } from "./table-names.js";
+import { askTutor, setTutor, tutorOn } from "./tutor.js";
 
 /** @import { Table } from "./types.js" */
 
@@ -24,7 +25,19 @@ import { nameOf } from "./table-names.js";
  */
 export function createControls(store, board, where, { showHint, resign, syncOffers }) {
   const v = store.state;
-  const { act, undo, submit } = store;
+  const { act, undo } = store;
+  /** OK: at a practice table with the tutor on, ask it first (tutor.js). */
+  function submit() {
+    if (v.kind !== "practice" || !tutorOn() || !store.myMove() || v.sending) {
+      store.submit();
+      return;
+    }
+    askTutor(
+      v.code,
+      v.made.map(([s0, e0]) => [s0, e0]),
+      () => store.submit(),
+    );
+  }
 
   function render() {
     const tb = v.table;
@@ -89,6 +102,19 @@ export function createControls(store, board, where, { showHint, resign, syncOffe
     }
     if (v.kind === "practice" && (allowed.has("play") || allowed.has("double") || allowed.has("take"))) {
       row.push(button("btn.hint", showHint, { class: "btn ghost", id: "btn-hint" }));
+    }
+    if (v.kind === "practice") {
+      const on = tutorOn();
+      row.push(
+        button(
+          on ? "tutor.on" : "tutor.off",
+          () => {
+            setTutor(!on);
+            render();
+          },
+          { class: `btn ghost small${on ? " on" : ""}`, id: "btn-tutor", "aria-pressed": String(on) },
+        ),
+      );
     }
     if (allowed.has("resign") || allowed.has("forfeit")) {
       row.push(button("btn.resign", resign, { class: "btn ghost", id: "btn-resign" }));

@@ -365,3 +365,48 @@ class FiguresRow(Base):
     seconds_squared: Mapped[float] = mapped_column(Float)
     left: Mapped[bool] = mapped_column(Boolean, default=False)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class CardRow(Base):
+    """A decision of a reviewed match that lost at least ``bidak.training.BANK_LOSS``, kept for
+    the player who made it, once (the unique place), with its FSRS schedule and next ``due``."""
+
+    __tablename__ = "cards"
+    __table_args__ = (UniqueConstraint("player_id", "match_id", "game", "turn", "kind"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"))
+    game: Mapped[int] = mapped_column(Integer)
+    turn: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))
+    """``checker`` or ``cube``."""
+    seat: Mapped[int] = mapped_column(Integer)
+    xgid: Mapped[str] = mapped_column(String(80))
+    played: Mapped[str] = mapped_column(String(40))
+    best: Mapped[str] = mapped_column(String(40))
+    loss: Mapped[float] = mapped_column(Float)
+    depth: Mapped[int] = mapped_column(Integer)
+    """The ply of the review the card was taken from (a deeper one replaces its figures)."""
+    phase: Mapped[str] = mapped_column(String(16))
+    theme: Mapped[str] = mapped_column(String(16))
+    analysis: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """The engine's ranking of the plays (checker) or its three equities (cube)."""
+    schedule: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """The card's FSRS state, as ``fsrs.Card.to_dict()`` gives it."""
+    due: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class DrillRow(Base):
+    """One answer in the daily drill: the equity it lost, its grade and the day (for streaks)."""
+
+    __tablename__ = "drills"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    card_id: Mapped[int] = mapped_column(ForeignKey("cards.id"))
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    at: Mapped[float] = mapped_column(Float)
+    day: Mapped[str] = mapped_column(String(10))
+    loss: Mapped[float] = mapped_column(Float)
+    grade: Mapped[int] = mapped_column(Integer)

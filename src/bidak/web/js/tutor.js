@@ -1,0 +1,46 @@
+// @ts-check
+// Tutor mode at a practice table (off by default; the switch is remembered in localStorage as
+// `bidak.tutor`): before a play is sent, the server says what it gives up; past its threshold the
+// table asks whether to reconsider or send anyway. A busy or refused question sends the play.
+import { api } from "./api.js";
+import { tx } from "./dom.js";
+import { dialog } from "./ui.js";
+
+const KEY = "bidak.tutor";
+
+export function tutorOn() {
+  return localStorage.getItem(KEY) === "1";
+}
+
+export function setTutor(/** @type {boolean} */ on) {
+  localStorage.setItem(KEY, on ? "1" : "0");
+}
+
+/**
+ * Ask the tutor about `steps`, then `send()` at once (no warning) or after "send anyway".
+ * @param {string} code the room
+ * @param {number[][]} steps
+ * @param {() => void} send
+ */
+export async function askTutor(code, steps, send) {
+  let advice;
+  try {
+    advice = await api.tutor(code, steps);
+  } catch {
+    send();
+    return;
+  }
+  if (!advice.warn) {
+    send();
+    return;
+  }
+  dialog({
+    id: "tutor-dialog",
+    title: "tutor.title",
+    body: () => tx("tutor.body", { loss: advice.loss.toFixed(3) }, "p", { id: "tutor-loss" }),
+    actions: [
+      { key: "tutor.reconsider", kind: "primary", id: "tutor-reconsider" },
+      { key: "tutor.send", id: "tutor-send", onclick: send },
+    ],
+  });
+}

@@ -249,7 +249,7 @@ def test_the_sites_origin_is_compared_as_browsers_write_it() -> None:
         headers = [(b"host", host.encode()), (b"origin", origin.encode())]
         return {"type": "http", "scheme": scheme, "headers": headers}
 
-    check = SiteCheck()
+    check = SiteCheck(hosts=["bidak.example"])  # the address it was told to listen on
     for scheme, host, origin in [
         ("https", "Bidak.Example:443", "https://bidak.example"),
         ("http", "bidak.example", "http://BIDAK.example:80"),

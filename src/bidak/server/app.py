@@ -170,7 +170,10 @@ def create_app(
     app = BidakApp(
         title="Bidak", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None
     )
-    app.site = SiteCheck(settings.public_url)
+    # Without a public address, the one the server was told to listen on is its own too (the
+    # unspecified 0.0.0.0 names no host; the address each request reached counts anyway).
+    listening = () if settings.host in ("0.0.0.0", "::", "") else (settings.host,)
+    app.site = SiteCheck(settings.public_url, listening)
     app.add_middleware(SiteGuard, check=app.site)
     app.include_router(me.router)
     app.include_router(rooms.router)

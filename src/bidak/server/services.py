@@ -70,6 +70,19 @@ def too_soon(wait: float, what: str) -> None:
         )
 
 
+def site_address(request: Request, services: Services) -> str:
+    """The address the links the site writes begin with: ``BIDAK_PUBLIC_URL``, or (without it,
+    in development) the request's own origin, which the site guard let through only for a
+    loopback or listening address, never a host the client made up."""
+    public = services.settings.public_url.rstrip("/")
+    if public:
+        return public
+    origin: str | None = request.app.site.expected(request.scope)
+    if origin is None:  # the guard refuses such a request before any route runs
+        raise HTTPException(400, "Unknown host")
+    return origin
+
+
 def set_session_cookie(response: Response, token: str, secure: bool) -> None:
     response.set_cookie(
         COOKIE,

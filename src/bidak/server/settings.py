@@ -35,8 +35,10 @@ class Settings(BaseSettings):
     """Signs the short-lived tokens of :mod:`bidak.server.tokens`; changing it makes the
     tokens already sent invalid (sessions are not affected)."""
     public_url: str = ""
-    """The address players use (https://your.site): invite links, and the one origin whose
-    pages may change anything (see :mod:`bidak.server.security`); empty: each request's own."""
+    """The address players use (https://your.site): invite and sign-in links, and the one
+    origin whose pages may change anything (see :mod:`bidak.server.security`). Required in
+    production; empty (development): only loopback hosts and the address a request reached
+    are served, so a forged ``Host`` header can name neither a link nor an origin."""
     checkin_tz: str = "Asia/Jakarta"
     """The time zone whose calendar days the daily check-in counts (the first players')."""
     smtp_url: str = ""
@@ -166,5 +168,16 @@ class Settings(BaseSettings):
                 "BIDAK_SECRET_KEY must be set to a random value of at least 32 characters"
                 " in production (for example: python3 -c 'import secrets;"
                 " print(secrets.token_urlsafe(32))')"
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _refuse_no_public_url_in_production(self) -> Settings:
+        # Without it the site would have to take its own address from each request's Host
+        # header, which the client writes: links in letters would go wherever a request said.
+        if self.environment == "production" and not self.public_url:
+            raise ValueError(
+                "BIDAK_PUBLIC_URL must be set in production to the address players use"
+                " (https://your.site): sign-in links and the allowed origin are built from it"
             )
         return self

@@ -11,7 +11,7 @@ from bidak.server.accounts import COOKIE
 from bidak.server.devices import device_label
 from bidak.server.identity.service import AccountError
 from bidak.server.mail.letters import Language, language_of
-from bidak.server.services import PlayerDep, ServicesDep, set_session_cookie
+from bidak.server.services import PlayerDep, ServicesDep, set_session_cookie, site_address
 
 router = APIRouter(tags=["accounts"])
 
@@ -71,7 +71,7 @@ def _client(request: Request) -> str:
 
 
 def _base(request: Request, services: ServicesDep) -> str:
-    return services.settings.public_url.rstrip("/") or str(request.base_url).rstrip("/")
+    return site_address(request, services)
 
 
 def _refused(error: AccountError) -> HTTPException:

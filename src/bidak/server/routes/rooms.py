@@ -16,7 +16,7 @@ from bidak.server.rooms.options import PracticeOptions
 from bidak.server.rooms.rematch import rematch
 from bidak.server.rooms.room import Room, RoomError, RoomKind, bot_seat_name, is_bot_seat, seat_of
 from bidak.server.schemas import RoomInfo, RoomOptions, SeatInfo
-from bidak.server.services import PlayerDep, Services, ServicesDep, too_soon
+from bidak.server.services import PlayerDep, Services, ServicesDep, site_address, too_soon
 from bidak.server.store.models import PlayerRow
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
@@ -25,7 +25,7 @@ router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 def invite_url(request: Request, services: Services, room: Room) -> str | None:
     if room.kind is not RoomKind.FRIEND:
         return None
-    base = services.settings.public_url.rstrip("/") or str(request.base_url).rstrip("/")
+    base = site_address(request, services)
     return f"{base}/#/room/{room.code}"
 
 

@@ -121,7 +121,7 @@ def create_app(
         quick = QuickMatch(db, service, bus, the_clock)
         outbox = mail_outbox(settings, the_clock)
         signer = Signer(settings.secret_key)
-        accounts = Accounts(db, outbox, the_clock, limits, signer)
+        accounts = Accounts(db, outbox, the_clock, limits, signer, sockets)
         app.state.services = Services(
             settings,
             db,

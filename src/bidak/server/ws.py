@@ -36,7 +36,7 @@ from bidak.server.rooms.actor import deadline_json
 from bidak.server.rooms.room import RoomError, room_channel, seat_of
 from bidak.server.routes.rooms import seat_infos
 from bidak.server.services import Services
-from bidak.server.sockets import REPLACED, REPLACED_REASON
+from bidak.server.sockets import SIGNED_OUT, SIGNED_OUT_REASON
 from bidak.server.store.models import PlayerRow
 from bidak.server.store.rows import token_hash
 from bidak.server.views import dumps, with_table
@@ -323,11 +323,16 @@ async def socket(websocket: WebSocket) -> None:
         session = "address:" + (websocket.client.host if websocket.client else "")
     await websocket.accept()
 
-    async def replace() -> None:
-        await websocket.close(code=REPLACED, reason=REPLACED_REASON)
+    async def close(code: int, reason: str) -> None:
+        await websocket.close(code=code, reason=reason)
 
-    entry = await services.sockets.opened(session, replace)
+    entry = await services.sockets.opened(session, close, player.id if player else None)
     try:
+        # A session ended between the read above and the socket being listed was announced
+        # before this socket could hear it: read it once more now that it is listed.
+        if token and player is not None and await services.store.player_for_token(token) is None:
+            await close(SIGNED_OUT, SIGNED_OUT_REASON)
+            return
         await Connection(websocket, services, player).run()
     finally:
         await services.sockets.closed(session, entry)

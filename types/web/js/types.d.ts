@@ -165,7 +165,7 @@ export type ServerMessage =
   | TalkMessage;
 
 /** What `Connection` reports: connecting, open, lost (reconnecting), replaced (closed 4001). */
-export type ConnectionStatus = "connecting" | "open" | "lost" | "replaced";
+export type ConnectionStatus = "connecting" | "open" | "lost" | "replaced" | "signed_out";
 
 /** `intent.action`. */
 export interface Action {

@@ -27,6 +27,7 @@ from bidak.server.limiter import Limits
 from bidak.server.mail.addresses import BadAddress, masked, normalise
 from bidak.server.mail.letters import Language, Purpose, compose
 from bidak.server.mail.outbox import Outbox
+from bidak.server.sockets import RENEWED, SIGNED_OUT, SocketCap
 from bidak.server.store import players
 from bidak.server.store.db import Database
 from bidak.server.store.models import PlayerRow
@@ -56,9 +57,20 @@ class Accounts:
         clock: Clock,
         limits: Limits,
         signer: Signer,
+        sockets: SocketCap | None = None,
     ) -> None:
         self.db, self.outbox, self.clock, self.limits = db, outbox, clock, limits
         self.signer = signer
+        self.sockets = sockets
+        """Where an ended session's WebSockets are closed, in every process (None: nowhere)."""
+
+    async def _ended(
+        self, sessions: list[str] | None = None, player: str | None = None, code: int = SIGNED_OUT
+    ) -> None:
+        """Close the WebSockets of sessions just ended in the store (token hashes), or of
+        every session of ``player``."""
+        if self.sockets is not None:
+            await self.sockets.end(sessions, player, code)
 
     def _raw(self, token: str, expired_ok: bool = False) -> str:
         """The random part of a link the site signed, else :class:`AccountError` (a link
@@ -184,6 +196,7 @@ class Accounts:
             raise AccountError(409, "Confirm with the link sent to your e-mail address")
         at = datetime.fromtimestamp(self.clock.now(), UTC)
         await self.db.write(partial(queries.delete_account, player_id=player.id, at=at))
+        await self._ended(player=player.id)
 
     # -- opening a link ------------------------------------------------------------------------
 
@@ -240,6 +253,11 @@ class Accounts:
         except queries.AddressTaken:
             raise AccountError(409, "That address is linked to another account") from None
         purpose = result.purpose
+        if purpose is Purpose.DELETE_ACCOUNT and player is not None:
+            await self._ended(player=player.id)  # the link was the account's own (NotYours)
+        elif result.token is not None and session is not None:
+            # This browser's session was replaced: a copy of the old cookie acts no more.
+            await self._ended([token_hash(session)], code=RENEWED)
         if purpose is Purpose.CHANGE_EMAIL and carried:
             assert result.player_id is not None
             owner = await self.db.read(partial(players.player_row, player_id=result.player_id))
@@ -264,15 +282,22 @@ class Accounts:
         ]
 
     async def end_session(self, player_id: str, session_id: str) -> bool:
-        return await self.db.write(
+        """End one of the player's sessions (and its sockets); False if there is no such one."""
+        ended = await self.db.write(
             partial(players.end_session, player_id=player_id, session_id=session_id)
         )
+        if ended is not None:
+            await self._ended([ended])
+        return ended is not None
 
     async def logout(self, session: str) -> None:
         await self.db.write(partial(players.end_token, token=session))
+        await self._ended([token_hash(session)])
 
     async def logout_all(self, player_id: str) -> int:
-        return await self.db.write(partial(players.end_all, player_id=player_id))
+        ended = await self.db.write(partial(players.end_all, player_id=player_id))
+        await self._ended(player=player_id)
+        return ended
 
     async def seen(self, session: str, device: str) -> None:
         await self.db.write(

@@ -20,6 +20,7 @@ from websockets.typing import Origin
 from bidak.server.app import create_app
 from bidak.server.clocks import Clock
 from bidak.server.dice import new_seed
+from bidak.server.http_limits import http_options
 from bidak.server.services import Services
 from bidak.server.settings import Settings
 from bidak.server.wire.messages import ServerMessage
@@ -62,7 +63,14 @@ async def running_server(
 ) -> AsyncIterator[Running]:
     """A server whose match dice come from seeds derived from ``seed`` (None: truly random)."""
     app = create_app(settings, clock, seeded(seed) if seed is not None else new_seed)
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=0,
+        log_level="warning",
+        lifespan="on",
+        **http_options(settings),  # the bounds on request heads that `bidak serve` sets
+    )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     for _ in range(2000):

@@ -16,7 +16,7 @@ from starlette.types import Receive, Scope, Send
 
 from bidak import __version__
 from bidak.engine.workers import BotPool
-from bidak.server import ws
+from bidak.server import http_limits, ws
 from bidak.server.analyst import Analyst
 from bidak.server.assets import WebFiles
 from bidak.server.bus import bus_from_url
@@ -24,6 +24,7 @@ from bidak.server.clocks import Clock, SystemClock
 from bidak.server.collector import Collector
 from bidak.server.community import routes as community
 from bidak.server.dice import new_seed
+from bidak.server.http_limits import BodyGuard
 from bidak.server.identity import routes as identity
 from bidak.server.identity.service import Accounts
 from bidak.server.limiter import Limits, limiter_for
@@ -174,6 +175,10 @@ def create_app(
     # unspecified 0.0.0.0 names no host; the address each request reached counts anyway).
     listening = () if settings.host in ("0.0.0.0", "::", "") else (settings.host,)
     app.site = SiteCheck(settings.public_url, listening)
+    # Innermost first: the body's bounds run inside the site check (whose refusals read no
+    # body), and configure() sets this process's bounds on request heads (http_limits).
+    http_limits.configure(settings)
+    app.add_middleware(BodyGuard, max_bytes=settings.max_body_bytes, timeout=settings.body_timeout)
     app.add_middleware(SiteGuard, check=app.site)
     app.include_router(me.router)
     app.include_router(rooms.router)

@@ -54,6 +54,18 @@ class Settings(BaseSettings):
     bot_budget: float = Field(default=3.0, gt=0.0, le=60.0)
     """Seconds a bot may think before it falls back to a quick answer."""
     max_message_bytes: int = Field(default=4096, ge=256, le=1_048_576)
+    max_body_bytes: int = Field(default=65_536, ge=1024, le=16_777_216)
+    """Largest HTTP request body; a larger one is answered 413 before it is read (the largest
+    the site's pages send is a few hundred bytes)."""
+    body_timeout: float = Field(default=10.0, gt=0.0, le=600.0)
+    """Seconds a request's body has to arrive whole; a slower one is answered 408 and closed."""
+    max_header_bytes: int = Field(default=16_384, ge=1024, le=1_048_576)
+    """Largest request line and headers together; past it 431 and the connection is closed."""
+    max_headers: int = Field(default=100, ge=10, le=10_000)
+    """Most headers a request may have; past it 431 and the connection is closed."""
+    header_timeout: float = Field(default=10.0, gt=0.0, le=600.0)
+    """Seconds a request's line and headers have to arrive whole, from its first byte (or from
+    the connection's opening); a slower client is answered 408 and disconnected."""
     ws_deflate: bool = False
     """Compress WebSocket messages (permessage-deflate) when the browser offers it. Off by
     default: it costs server time for small messages (``docs/performance.md``)."""

@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, WebSocket
+from fastapi.exceptions import RequestValidationError
 from starlette.types import Receive, Scope, Send
 
 from bidak import __version__
@@ -41,6 +42,7 @@ from bidak.server.sockets import SocketCap, registry_for
 from bidak.server.storage import Store
 from bidak.server.store.db import Database
 from bidak.server.tokens import Signer
+from bidak.server.validation import invalid_request
 from bidak.server.wallet import routes as wallet
 from bidak.server.wallet.service import Wallets
 
@@ -180,6 +182,8 @@ def create_app(
     http_limits.configure(settings)
     app.add_middleware(BodyGuard, max_bytes=settings.max_body_bytes, timeout=settings.body_timeout)
     app.add_middleware(SiteGuard, check=app.site)
+    # A request that fails validation is answered without echoing what it sent (validation).
+    app.add_exception_handler(RequestValidationError, invalid_request)
     app.include_router(me.router)
     app.include_router(rooms.router)
     app.include_router(matches.router)

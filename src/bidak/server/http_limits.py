@@ -8,6 +8,7 @@ send headers without end, or hold connections open by sending a byte now and the
   a body that does not arrive whole within ``BIDAK_BODY_TIMEOUT`` seconds is answered ``408``. Both
   close the connection. The largest legitimate body is far below the limit (a rename, an address,
   room options), so the guard reads bodies whole and hands the route the bytes.
+  A JSON body must be strict JSON (no ``NaN``, infinity or lone surrogate): else ``400``.
 - :class:`GuardedHttp`, uvicorn's httptools protocol with limits on the request head: at most
   ``BIDAK_MAX_HEADER_BYTES`` of request line and headers and ``BIDAK_MAX_HEADERS`` headers
   (``431`` past either), and the whole head within ``BIDAK_HEADER_TIMEOUT`` seconds of the
@@ -27,6 +28,8 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from bidak.server.validation import strict_json_error
 
 if TYPE_CHECKING:
     from bidak.server.settings import Settings
@@ -217,6 +220,11 @@ class BodyGuard:
         except TimeoutError:
             await _refuse(send, 408, f"The request's body did not arrive within {self.timeout} s")
             return
+        if body and _is_json(scope):
+            wrong = strict_json_error(bytes(body))
+            if wrong is not None:
+                await _refuse(send, 400, f"The body is not valid JSON ({wrong})", close=False)
+                return
         await self.app(scope, _replay(bytes(body), receive), send)
 
     def _too_large(self) -> str:
@@ -236,14 +244,26 @@ def _replay(body: bytes, receive: Receive) -> Receive:
     return replayed
 
 
-async def _refuse(send: Send, status: int, message: str) -> None:
-    """Answer ``status`` and close the connection (what is still unread is never read)."""
+def _is_json(scope: Scope) -> bool:
+    for name, value in scope["headers"]:
+        if name == b"content-type":
+            media: bytes = value.split(b";", 1)[0].strip().lower()
+            return media == b"application/json" or (
+                media.startswith(b"application/") and media.endswith(b"+json")
+            )
+    return False
+
+
+async def _refuse(send: Send, status: int, message: str, close: bool = True) -> None:
+    """Answer ``status`` and, by default, close the connection (what is still unread is never
+    read)."""
     body = orjson.dumps({"detail": message})
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(body)).encode()),
-        (b"connection", b"close"),
         (b"cache-control", b"no-store"),
     ]
+    if close:
+        headers.append((b"connection", b"close"))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

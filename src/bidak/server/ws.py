@@ -39,6 +39,7 @@ from bidak.server.services import Services
 from bidak.server.sockets import SIGNED_OUT, SIGNED_OUT_REASON
 from bidak.server.store.models import PlayerRow
 from bidak.server.store.rows import token_hash
+from bidak.server.validation import safe_text
 from bidak.server.views import dumps, with_table
 from bidak.server.wire import messages
 from bidak.server.wire.messages import EventItem, error, refusal
@@ -133,8 +134,9 @@ class Connection:
             message = ClientMessage.validate_json(text)
         except ValidationError as invalid:
             first = invalid.errors()[0]
-            where = ".".join(str(part) for part in first.get("loc", ()))
-            await self.send(error("bad_message", f"Not a valid message ({where}: {first['msg']})"))
+            where = safe_text(".".join(str(part) for part in first.get("loc", ())), 100)
+            reason = safe_text(first["msg"])
+            await self.send(error("bad_message", f"Not a valid message ({where}: {reason})"))
             return
         if isinstance(message, Ping):
             await self.send(messages.pong(self.services.clock.now()))

@@ -47,6 +47,11 @@ from bidak.server.wire.notes import EventsNote, talk_note
 
 router = APIRouter()
 
+OVERSIZED_CLOSE = 5
+"""Oversized messages after which a connection is closed (1009): the site's client never sends
+one, so a client that keeps sending them is not the site's."""
+OVERSIZED_REASON = "too big: this connection sent too many oversized messages"
+
 
 class Connection:
     def __init__(self, socket: WebSocket, services: Services, player: PlayerRow | None) -> None:
@@ -64,6 +69,7 @@ class Connection:
         self._limit = Bucket(settings.rate_per_second, settings.rate_burst, time.monotonic())
         self._shared = MessageAllowance(services.limits, player.id) if player else None
         self._personal: asyncio.Task[None] | None = None
+        self._oversized = 0
         self._muted: set[str] | None = None
         """Whom this player muted, read at the first phrase heard after a join (most tables
         never talk: no read on every join)."""
@@ -107,14 +113,21 @@ class Connection:
                     if text is not None
                     else len(frame.get("bytes") or b"")
                 )
-                if size > limit:
-                    await self.send(error("too_large", f"Messages are at most {limit} bytes"))
-                    continue
-                if self._limit.take(time.monotonic()) > 0 or (
+                # Every frame counts against the rate, whatever its size: oversized ones too.
+                limited = self._limit.take(time.monotonic()) > 0 or (
                     self._shared is not None
                     and await self._shared.take(self.services.clock.now()) > 0
-                ):
+                )
+                if size > limit:
+                    self._oversized += 1
+                    if self._oversized >= OVERSIZED_CLOSE:
+                        await self.socket.close(code=1009, reason=OVERSIZED_REASON)
+                        break
+                if limited:
                     await self.send(error("rate_limited", "Too many messages; slow down"))
+                    continue
+                if size > limit:
+                    await self.send(error("too_large", f"Messages are at most {limit} bytes"))
                     continue
                 if text is None:  # a binary frame: the protocol is JSON text
                     await self.send(error("bad_message", "Messages are JSON in text frames"))

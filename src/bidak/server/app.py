@@ -156,6 +156,7 @@ def create_app(
             if collector is not None:
                 await collector.stop()
             await quick.stop()
+            await accounts.close()
             if outbox is not None:
                 await outbox.close()
             await service.stop()

@@ -5,14 +5,20 @@ No passwords. Every link is one-time (256 random bits, only the hash stored), la
 expired link is refused before the database is asked, and changing the secret voids every link
 in flight), and is consumed only by an explicit click on the page it opens (a mail
 scanner that fetches the link consumes nothing). Whether an address is known is never told: the
-requests that send letters answer the same either way. Letters go through the outbox, so a
-request never waits for the mail server.
+requests that send letters answer the same either way, and in the same time: what depends on
+the address (finding its owner, storing the link, composing the letter) is done after the
+answer, in a task of its own. Letters go through the outbox, so nothing waits for the mail
+server.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import io
+import logging
 import zipfile
+from collections.abc import Coroutine
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any
@@ -33,6 +39,8 @@ from bidak.server.store.db import Database
 from bidak.server.store.models import PlayerRow
 from bidak.server.store.rows import token_hash
 from bidak.server.tokens import BadToken, ExpiredToken, Signer
+
+log = logging.getLogger(__name__)
 
 LINK_SECONDS = 30 * 60
 LINK_PURPOSE = "email-link"
@@ -63,6 +71,31 @@ class Accounts:
         self.signer = signer
         self.sockets = sockets
         """Where an ended session's WebSockets are closed, in every process (None: nowhere)."""
+        self._later: set[asyncio.Task[None]] = set()
+
+    def _after_answer(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` after the request has been answered, so how long it takes (which may
+        depend on whether an address is known) never shows in the answer's time."""
+
+        async def guarded() -> None:
+            try:
+                await work
+            except Exception:
+                log.exception("a sign-in letter could not be prepared")
+
+        task = asyncio.create_task(guarded())
+        self._later.add(task)
+        task.add_done_callback(self._later.discard)
+
+    async def close(self, seconds: float = 5.0) -> None:
+        """Let the letters being prepared finish (at most ``seconds``), then stop them."""
+        pending = list(self._later)
+        if pending:
+            _, late = await asyncio.wait(pending, timeout=seconds)
+            for task in late:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
 
     async def _ended(
         self, sessions: list[str] | None = None, player: str | None = None, code: int = SIGNED_OUT
@@ -142,6 +175,11 @@ class Accounts:
         await self._allowed(address, client)
         if player.email == address:
             return
+        self._after_answer(self._link_letter(player, address, language, base))
+
+    async def _link_letter(
+        self, player: PlayerRow, address: str, language: Language, base: str
+    ) -> None:
         if player.email is not None:
             await self._send(Purpose.CHANGE_EMAIL, player, player.email, address, language, base)
             return
@@ -158,6 +196,9 @@ class Accounts:
         self._outbox()
         address = _address(text)
         await self._allowed(address, client)
+        self._after_answer(self._sign_in_letter(address, language, base))
+
+    async def _sign_in_letter(self, address: str, language: Language, base: str) -> None:
         owner = await self.db.read(partial(queries.owner_of, email=address))
         if owner is not None:
             await self._send(Purpose.SIGN_IN, owner, address, address, language, base)

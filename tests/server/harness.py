@@ -22,7 +22,7 @@ from bidak.server.app.services import Services
 from bidak.server.play.dice import new_seed
 from bidak.server.play.wire.messages import ServerMessage
 from bidak.server.shared.clocks import Clock
-from bidak.server.shared.http_protocol import HttpProtocol
+from bidak.server.shared.http_limits import http_options
 from bidak.server.shared.settings import Settings
 
 WAIT = 20.0
@@ -64,7 +64,12 @@ async def running_server(
     """A server whose match dice come from seeds derived from ``seed`` (None: truly random)."""
     app = create_app(settings, clock, seeded(seed) if seed is not None else new_seed)
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=0, log_level="warning", lifespan="on", http=HttpProtocol
+        app,
+        host="127.0.0.1",
+        port=0,
+        log_level="warning",
+        lifespan="on",
+        **http_options(settings),  # the bounds on request heads that `bidak serve` sets
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())

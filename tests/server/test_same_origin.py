@@ -163,7 +163,9 @@ async def test_a_change_needs_a_json_body_where_the_route_takes_one(tmp_path: Pa
                 assert "JSON" in answer.json()["detail"]
             if (method, template) in required:
                 empty = await victim.http.request(method, path)
-                assert empty.status_code == 422, (path, empty.text)
+                # A moderator's route refuses anyone else before it reads a body.
+                expected = 403 if template.startswith("/api/mod/") else 422
+                assert empty.status_code == expected, (path, empty.text)
         assert database_rows(settings.database_url) == before
 
 
@@ -249,7 +251,7 @@ def test_the_sites_origin_is_compared_as_browsers_write_it() -> None:
         headers = [(b"host", host.encode()), (b"origin", origin.encode())]
         return {"type": "http", "scheme": scheme, "headers": headers}
 
-    check = SiteCheck()
+    check = SiteCheck(hosts=["bidak.example"])  # the address it was told to listen on
     for scheme, host, origin in [
         ("https", "Bidak.Example:443", "https://bidak.example"),
         ("http", "bidak.example", "http://BIDAK.example:80"),

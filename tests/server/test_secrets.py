@@ -46,9 +46,10 @@ def test_a_signed_token_holds_for_its_purpose_until_it_expires() -> None:
 )
 def test_production_refuses_a_secret_that_is_not_one(secret: str) -> None:
     with pytest.raises(ValidationError, match="BIDAK_SECRET_KEY"):
-        Settings(environment="production", secret_key=secret)
+        Settings(environment="production", secret_key=secret, public_url="https://b.example")
 
 
 def test_production_takes_a_random_secret() -> None:
     secret = secrets.token_urlsafe(32)
-    assert Settings(environment="production", secret_key=secret).secret_key == secret
+    chosen = Settings(environment="production", secret_key=secret, public_url="https://b.example")
+    assert chosen.secret_key == secret

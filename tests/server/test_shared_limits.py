@@ -20,9 +20,9 @@ import pytest
 import websockets
 from websockets.typing import Origin
 
-from bidak.server.play.sockets import LIST_SECONDS, REPLACED
 from bidak.server.shared.clocks import ManualClock
 from bidak.server.shared.limiter import Limiter, MemoryLimiter, RedisLimiter, Rule
+from bidak.server.shared.sockets import LIST_SECONDS, REPLACED
 from tests.server import backends
 from tests.server.harness import Client, Running, running_server, server_settings
 from tests.server.test_multi_instance import same_browser, two_instances

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -35,7 +35,7 @@ def serve(
     from pydantic import ValidationError
 
     from bidak.server.app import create_app
-    from bidak.server.shared.http_protocol import HttpProtocol
+    from bidak.server.shared.http_limits import http_options
     from bidak.server.shared.openfiles import LOW, raise_open_files
     from bidak.server.shared.preflight import problems
     from bidak.server.shared.settings import Settings
@@ -81,16 +81,16 @@ def serve(
         f"Bidak on http://{settings.host}:{settings.port}  (database: {shown}"
         + (f", {workers} workers)" if workers > 1 else ")")
     )
-    options = {
+    options: dict[str, Any] = {
         "host": settings.host,
         "port": settings.port,
         "log_level": "info",
         "ws_max_size": settings.max_message_bytes * 4,
         "ws_per_message_deflate": settings.ws_deflate,
-        "http": HttpProtocol,
+        **http_options(settings),
     }
     if workers == 1:
-        uvicorn.run(create_app(settings), **options)  # type: ignore[arg-type]
+        uvicorn.run(create_app(settings), **options)
         return
     # Each worker process builds its own app from the environment: hand the options over.
     for key, value in overrides.items():
@@ -99,5 +99,5 @@ def serve(
         "bidak.server.app:create_app",
         factory=True,
         workers=workers,
-        **options,  # type: ignore[arg-type]
+        **options,
     )

@@ -173,7 +173,7 @@ export type ServerMessage =
   | TournamentMessage;
 
 /** What `Connection` reports: connecting, open, lost (reconnecting), replaced (closed 4001). */
-export type ConnectionStatus = "connecting" | "open" | "lost" | "replaced";
+export type ConnectionStatus = "connecting" | "open" | "lost" | "replaced" | "signed_out";
 
 /** `intent.action`. */
 export interface Action {

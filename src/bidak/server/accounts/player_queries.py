@@ -75,13 +75,15 @@ def sessions_of(connection: Connection, player_id: str) -> list[dict[str, Any]]:
     return [dict(row._mapping) for row in rows]
 
 
-def end_session(connection: Connection, player_id: str, session_id: str) -> bool:
-    """End the player's session named ``session_id``; False if they have none by that name
-    (someone else's session is never ended)."""
+def end_session(connection: Connection, player_id: str, session_id: str) -> str | None:
+    """End the player's session named ``session_id``; its token's hash (to close its sockets),
+    or None if they have none by that name (someone else's session is never ended)."""
     ended = connection.execute(
-        delete(_SESSIONS).where(_SESSIONS.c.player_id == player_id, _SESSIONS.c.id == session_id)
-    )
-    return bool(ended.rowcount)
+        delete(_SESSIONS)
+        .where(_SESSIONS.c.player_id == player_id, _SESSIONS.c.id == session_id)
+        .returning(_SESSIONS.c.token_hash)
+    ).first()
+    return None if ended is None else str(ended[0])
 
 
 def end_token(connection: Connection, token: str) -> None:

@@ -14,6 +14,7 @@ from bidak.server.accounts.service import AccountError
 from bidak.server.mail import Language, language_of
 from bidak.server.matches import mat_text
 from bidak.server.play import PlayDep
+from bidak.server.shared.deps import site_address
 
 router = APIRouter(tags=["accounts"])
 
@@ -75,7 +76,7 @@ def _client(request: Request) -> str:
 
 
 def _base(request: Request, services: AccountsDep) -> str:
-    return services.settings.public_url.rstrip("/") or str(request.base_url).rstrip("/")
+    return site_address(request, services)
 
 
 def _refused(error: AccountError) -> HTTPException:

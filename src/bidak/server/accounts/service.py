@@ -5,14 +5,20 @@ No passwords. Every link is one-time (256 random bits, only the hash stored), la
 expired link is refused before the database is asked, and changing the secret voids every link
 in flight), and is consumed only by an explicit click on the page it opens (a mail
 scanner that fetches the link consumes nothing). Whether an address is known is never told: the
-requests that send letters answer the same either way. Letters go through the outbox, so a
-request never waits for the mail server.
+requests that send letters answer the same either way, and in the same time: what depends on
+the address (finding its owner, storing the link, composing the letter) is done after the
+answer, in a task of its own. Letters go through the outbox, so nothing waits for the mail
+server.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import io
+import logging
 import zipfile
+from collections.abc import Coroutine
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any
@@ -27,9 +33,12 @@ from bidak.server.accounts.tokens import BadToken, ExpiredToken, Signer
 from bidak.server.mail import BadAddress, Language, Outbox, Purpose, compose, masked, normalise
 from bidak.server.shared.clocks import Clock
 from bidak.server.shared.limiter import Limits
+from bidak.server.shared.sockets import RENEWED, SIGNED_OUT, SocketCap
 from bidak.server.shared.store.db import Database
 from bidak.server.shared.store.models import PlayerRow
 from bidak.server.shared.store.rows import token_hash
+
+log = logging.getLogger(__name__)
 
 LINK_SECONDS = 30 * 60
 LINK_PURPOSE = "email-link"
@@ -54,9 +63,45 @@ class Accounts:
         clock: Clock,
         limits: Limits,
         signer: Signer,
+        sockets: SocketCap | None = None,
     ) -> None:
         self.db, self.outbox, self.clock, self.limits = db, outbox, clock, limits
         self.signer = signer
+        self.sockets = sockets
+        """Where an ended session's WebSockets are closed, in every process (None: nowhere)."""
+        self._later: set[asyncio.Task[None]] = set()
+
+    def _after_answer(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` after the request has been answered, so how long it takes (which may
+        depend on whether an address is known) never shows in the answer's time."""
+
+        async def guarded() -> None:
+            try:
+                await work
+            except Exception:
+                log.exception("a sign-in letter could not be prepared")
+
+        task = asyncio.create_task(guarded())
+        self._later.add(task)
+        task.add_done_callback(self._later.discard)
+
+    async def close(self, seconds: float = 5.0) -> None:
+        """Let the letters being prepared finish (at most ``seconds``), then stop them."""
+        pending = list(self._later)
+        if pending:
+            _, late = await asyncio.wait(pending, timeout=seconds)
+            for task in late:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+
+    async def _ended(
+        self, sessions: list[str] | None = None, player: str | None = None, code: int = SIGNED_OUT
+    ) -> None:
+        """Close the WebSockets of sessions just ended in the store (token hashes), or of
+        every session of ``player``."""
+        if self.sockets is not None:
+            await self.sockets.end(sessions, player, code)
 
     def _raw(self, token: str, expired_ok: bool = False) -> str:
         """The random part of a link the site signed, else :class:`AccountError` (a link
@@ -128,6 +173,11 @@ class Accounts:
         await self._allowed(address, client)
         if player.email == address:
             return
+        self._after_answer(self._link_letter(player, address, language, base))
+
+    async def _link_letter(
+        self, player: PlayerRow, address: str, language: Language, base: str
+    ) -> None:
         if player.email is not None:
             await self._send(Purpose.CHANGE_EMAIL, player, player.email, address, language, base)
             return
@@ -144,6 +194,9 @@ class Accounts:
         self._outbox()
         address = _address(text)
         await self._allowed(address, client)
+        self._after_answer(self._sign_in_letter(address, language, base))
+
+    async def _sign_in_letter(self, address: str, language: Language, base: str) -> None:
         owner = await self.db.read(partial(queries.owner_of, email=address))
         if owner is not None:
             await self._send(Purpose.SIGN_IN, owner, address, address, language, base)
@@ -182,6 +235,7 @@ class Accounts:
             raise AccountError(409, "Confirm with the link sent to your e-mail address")
         at = datetime.fromtimestamp(self.clock.now(), UTC)
         await self.db.write(partial(queries.delete_account, player_id=player.id, at=at))
+        await self._ended(player=player.id)
 
     # -- opening a link ------------------------------------------------------------------------
 
@@ -238,6 +292,11 @@ class Accounts:
         except queries.AddressTaken:
             raise AccountError(409, "That address is linked to another account") from None
         purpose = result.purpose
+        if purpose is Purpose.DELETE_ACCOUNT and player is not None:
+            await self._ended(player=player.id)  # the link was the account's own (NotYours)
+        elif result.token is not None and session is not None:
+            # This browser's session was replaced: a copy of the old cookie acts no more.
+            await self._ended([token_hash(session)], code=RENEWED)
         if purpose is Purpose.CHANGE_EMAIL and carried:
             assert result.player_id is not None
             owner = await self.db.read(partial(players.player_row, player_id=result.player_id))
@@ -264,15 +323,22 @@ class Accounts:
         ]
 
     async def end_session(self, player_id: str, session_id: str) -> bool:
-        return await self.db.write(
+        """End one of the player's sessions (and its sockets); False if there is no such one."""
+        ended = await self.db.write(
             partial(players.end_session, player_id=player_id, session_id=session_id)
         )
+        if ended is not None:
+            await self._ended([ended])
+        return ended is not None
 
     async def logout(self, session: str) -> None:
         await self.db.write(partial(players.end_token, token=session))
+        await self._ended([token_hash(session)])
 
     async def logout_all(self, player_id: str) -> int:
-        return await self.db.write(partial(players.end_all, player_id=player_id))
+        ended = await self.db.write(partial(players.end_all, player_id=player_id))
+        await self._ended(player=player_id)
+        return ended
 
     async def seen(self, session: str, device: str) -> None:
         await self.db.write(

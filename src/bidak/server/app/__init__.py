@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, WebSocket
+from fastapi.exceptions import RequestValidationError
 from starlette.types import Receive, Scope, Send
 
 from bidak import __version__
@@ -36,19 +37,22 @@ from bidak.server.play import routes as rooms
 from bidak.server.play import ws
 from bidak.server.play.dice import new_seed
 from bidak.server.play.service import RoomService
-from bidak.server.play.sockets import SocketCap, registry_for
 from bidak.server.play.storage import Store
+from bidak.server.shared import http_limits
 from bidak.server.shared.assets import WebFiles
 from bidak.server.shared.bus import bus_from_url
 from bidak.server.shared.clocks import Clock, SystemClock
 from bidak.server.shared.collector import Collector
+from bidak.server.shared.http_limits import BodyGuard
 from bidak.server.shared.limiter import Limits, limiter_for
 from bidak.server.shared.loop_monitor import LoopMonitor
 from bidak.server.shared.metrics import Metrics, Sources
 from bidak.server.shared.metrics import router as metrics_router
 from bidak.server.shared.security import Refused, SiteCheck, SiteGuard, refuse_socket
 from bidak.server.shared.settings import Settings
+from bidak.server.shared.sockets import SocketCap, registry_for
 from bidak.server.shared.store.db import Database
+from bidak.server.shared.validation import invalid_request
 from bidak.server.tournaments import routes as tournaments_routes
 from bidak.server.tournaments.service import Tournaments
 from bidak.server.training import Training
@@ -141,7 +145,7 @@ def create_app(
             on_lag=metrics.loop_lag.observe if metrics else lambda seconds: None,
             on_collection=metrics.observe_collection if metrics else lambda collection: None,
         )
-        accounts = Accounts(db, outbox, the_clock, limits, signer)
+        accounts = Accounts(db, outbox, the_clock, limits, signer, sockets)
         tournaments = Tournaments(db, service, bus, the_clock, settings)
         # Every rated match reviewed in the background, only while hints and reviews are idle.
         reviewer = Reviewer(db, fair, the_clock, (hints, reviews))
@@ -207,6 +211,7 @@ def create_app(
             await quick.stop()
             await tournaments.stop()
             await reviewer.stop()
+            await accounts.close()
             if outbox is not None:
                 await outbox.close()
             await service.stop()
@@ -225,8 +230,17 @@ def create_app(
     app = BidakApp(
         title="Bidak", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None
     )
-    app.site = SiteCheck(settings.public_url)
+    # Without a public address, the one the server was told to listen on is its own too (the
+    # unspecified 0.0.0.0 names no host; the address each request reached counts anyway).
+    listening = () if settings.host in ("0.0.0.0", "::", "") else (settings.host,)
+    app.site = SiteCheck(settings.public_url, listening)
+    # Innermost first: the body's bounds run inside the site check (whose refusals read no
+    # body), and configure() sets this process's bounds on request heads (http_limits).
+    http_limits.configure(settings)
+    app.add_middleware(BodyGuard, max_bytes=settings.max_body_bytes, timeout=settings.body_timeout)
     app.add_middleware(SiteGuard, check=app.site)
+    # A request that fails validation is answered without echoing what it sent (validation).
+    app.add_exception_handler(RequestValidationError, invalid_request)
     app.include_router(me.router)
     app.include_router(rooms.router)
     app.include_router(matches.router)

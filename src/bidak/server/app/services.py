@@ -17,7 +17,6 @@ from bidak.server.fairplay.reviewer import Reviewer
 from bidak.server.fairplay.service import FairPlay
 from bidak.server.matchmaking.service import QuickMatch
 from bidak.server.play.service import RoomService
-from bidak.server.play.sockets import SocketCap
 from bidak.server.play.storage import Store
 from bidak.server.shared.bus import Bus
 from bidak.server.shared.clocks import Clock
@@ -25,6 +24,7 @@ from bidak.server.shared.limiter import Limits
 from bidak.server.shared.loop_monitor import LoopMonitor
 from bidak.server.shared.metrics import Metrics
 from bidak.server.shared.settings import Settings
+from bidak.server.shared.sockets import SocketCap
 from bidak.server.shared.store.db import Database
 from bidak.server.tournaments.service import Tournaments
 from bidak.server.training import Training

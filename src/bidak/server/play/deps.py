@@ -8,9 +8,9 @@ from typing import Annotated, Protocol
 from fastapi import Depends, Request
 
 from bidak.server.play.service import RoomService
-from bidak.server.play.sockets import SocketCap
 from bidak.server.play.storage import Store
 from bidak.server.shared.deps import SharedServices
+from bidak.server.shared.sockets import SocketCap
 
 
 class PlayServices(SharedServices, Protocol):

@@ -18,7 +18,7 @@ from bidak.server.play.options import PracticeOptions
 from bidak.server.play.rematch import rematch
 from bidak.server.play.room import Room, RoomError, RoomKind, bot_seat_name, is_bot_seat, seat_of
 from bidak.server.play.schemas import RoomInfo, RoomOptions, SeatInfo
-from bidak.server.shared.deps import too_soon
+from bidak.server.shared.deps import site_address, too_soon
 from bidak.server.shared.store.models import PlayerRow
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
@@ -27,7 +27,7 @@ router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 def invite_url(request: Request, services: PlayServices, room: Room) -> str | None:
     if room.kind is not RoomKind.FRIEND:
         return None
-    base = services.settings.public_url.rstrip("/") or str(request.base_url).rstrip("/")
+    base = site_address(request, services)
     return f"{base}/#/room/{room.code}"
 
 

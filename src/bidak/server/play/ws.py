@@ -9,7 +9,7 @@ Messages are limited twice: per connection, in this process's memory (a bucket c
 message), and per player over all their connections and processes, in the site's limiter
 (Redis with several processes), asked once per :data:`~bidak.server.shared.limiter.MESSAGE_LEASE`
 messages. A session holds at most ``BIDAK_SOCKETS_PER_SESSION`` sockets
-(:mod:`bidak.server.play.sockets`).
+(:mod:`bidak.server.shared.sockets`).
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ from bidak.server.play.mute_queries import muted_by
 from bidak.server.play.protocol import ClientMessage, Intent, Join, Ping, Talk, to_action
 from bidak.server.play.room import RoomError, room_channel, seat_of
 from bidak.server.play.routes import seat_infos
-from bidak.server.play.sockets import REPLACED, REPLACED_REASON
 from bidak.server.play.views import dumps, with_table
 from bidak.server.play.wire import messages
 from bidak.server.play.wire.messages import EventItem, error, refusal
@@ -42,9 +41,11 @@ from bidak.server.play.wire.notes import EventsNote, talk_note
 from bidak.server.shared.bus import RESYNC, BusLost, Subscription, player_channel
 from bidak.server.shared.limiter import MessageAllowance
 from bidak.server.shared.limits import Bucket
+from bidak.server.shared.sockets import SIGNED_OUT, SIGNED_OUT_REASON
 from bidak.server.shared.store.db import StorageError
 from bidak.server.shared.store.models import PlayerRow
 from bidak.server.shared.store.rows import token_hash
+from bidak.server.shared.validation import safe_text
 
 router = APIRouter()
 log = logging.getLogger(__name__)
@@ -56,6 +57,11 @@ RECONNECT_REASON = "reconnect: the event stream broke"
 TRY_LATER = 1013
 """The close code of a socket refused at its start because the session could not be read (the
 database did not answer); the client tries again later."""
+
+OVERSIZED_CLOSE = 5
+"""Oversized messages after which a connection is closed (1009): the site's client never sends
+one, so a client that keeps sending them is not the site's."""
+OVERSIZED_REASON = "too big: this connection sent too many oversized messages"
 
 
 class Connection:
@@ -74,6 +80,7 @@ class Connection:
         self._limit = Bucket(settings.rate_per_second, settings.rate_burst, time.monotonic())
         self._shared = MessageAllowance(services.limits, player.id) if player else None
         self._personal: asyncio.Task[None] | None = None
+        self._oversized = 0
         self._muted: set[str] | None = None
         """Whom this player muted, read at the first phrase heard after a join (most tables
         never talk: no read on every join)."""
@@ -119,14 +126,21 @@ class Connection:
                     if text is not None
                     else len(frame.get("bytes") or b"")
                 )
-                if size > limit:
-                    await self.send(error("too_large", f"Messages are at most {limit} bytes"))
-                    continue
-                if self._limit.take(time.monotonic()) > 0 or (
+                # Every frame counts against the rate, whatever its size: oversized ones too.
+                limited = self._limit.take(time.monotonic()) > 0 or (
                     self._shared is not None
                     and await self._shared.take(self.services.clock.now()) > 0
-                ):
+                )
+                if size > limit:
+                    self._oversized += 1
+                    if self._oversized >= OVERSIZED_CLOSE:
+                        await self.socket.close(code=1009, reason=OVERSIZED_REASON)
+                        break
+                if limited:
                     await self.send(error("rate_limited", "Too many messages; slow down"))
+                    continue
+                if size > limit:
+                    await self.send(error("too_large", f"Messages are at most {limit} bytes"))
                     continue
                 if text is None:  # a binary frame: the protocol is JSON text
                     await self.send(error("bad_message", "Messages are JSON in text frames"))
@@ -160,8 +174,9 @@ class Connection:
             message = ClientMessage.validate_json(text)
         except ValidationError as invalid:
             first = invalid.errors()[0]
-            where = ".".join(str(part) for part in first.get("loc", ()))
-            await self.send(error("bad_message", f"Not a valid message ({where}: {first['msg']})"))
+            where = safe_text(".".join(str(part) for part in first.get("loc", ())), 100)
+            reason = safe_text(first["msg"])
+            await self.send(error("bad_message", f"Not a valid message ({where}: {reason})"))
             return
         if isinstance(message, Ping):
             await self.send(messages.pong(self.services.clock.now()))
@@ -395,11 +410,16 @@ async def socket(websocket: WebSocket) -> None:
         session = "address:" + (websocket.client.host if websocket.client else "")
     await websocket.accept()
 
-    async def replace() -> None:
-        await websocket.close(code=REPLACED, reason=REPLACED_REASON)
+    async def close(code: int, reason: str) -> None:
+        await websocket.close(code=code, reason=reason)
 
-    entry = await services.sockets.opened(session, replace)
+    entry = await services.sockets.opened(session, close, player.id if player else None)
     try:
+        # A session ended between the read above and the socket being listed was announced
+        # before this socket could hear it: read it once more now that it is listed.
+        if token and player is not None and await services.store.player_for_token(token) is None:
+            await close(SIGNED_OUT, SIGNED_OUT_REASON)
+            return
         await Connection(websocket, services, player).run()
     finally:
         await services.sockets.closed(session, entry)

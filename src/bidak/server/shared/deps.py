@@ -43,6 +43,19 @@ def shared_services(request: Request) -> SharedServices:
 SharedDep = Annotated[SharedServices, Depends(shared_services)]
 
 
+def site_address(request: Request, services: SharedServices) -> str:
+    """The address the links the site writes begin with: ``BIDAK_PUBLIC_URL``, or (without it,
+    in development) the request's own origin, which the site guard let through only for a
+    loopback or listening address, never a host the client made up."""
+    public = services.settings.public_url.rstrip("/")
+    if public:
+        return public
+    origin: str | None = request.app.site.expected(request.scope)
+    if origin is None:  # the guard refuses such a request before any route runs
+        raise HTTPException(400, "Unknown host")
+    return origin
+
+
 def too_soon(wait: float, what: str) -> None:
     """Refuse with 429 and a Retry-After when a limit says ``wait`` seconds (0: go ahead)."""
     if wait > 0:

@@ -15,14 +15,20 @@ run only the site's own scripts and styles and connect only to the site and its 
 framing (``frame-ancestors 'none'``), ``nosniff``, ``Referrer-Policy: same-origin``, and
 ``Strict-Transport-Security`` over HTTPS.
 
-The site's origin is ``BIDAK_PUBLIC_URL`` when it is set; otherwise the request's own scheme
-(uvicorn's, which follows a trusted proxy's ``X-Forwarded-Proto``) and ``Host`` header. This is
+The site's origin is ``BIDAK_PUBLIC_URL`` when it is set (production requires it); otherwise the
+request's own scheme (uvicorn's, which follows a trusted proxy's ``X-Forwarded-Proto``) and
+``Host`` header, but only for a host that cannot be another site's: a loopback name or address,
+the address the request reached, or one the operator named. A request naming any other host is
+refused whole (400): the client writes ``Host``, so trusting it would let one request choose the
+origin it is compared with and the address of the links the site writes. This is
 pure ASGI rather than Starlette's BaseHTTPMiddleware, which would run every request in a task of
 its own and stream its body through a queue.
 """
 
 from __future__ import annotations
 
+import ipaddress
+from collections.abc import Iterable
 from urllib.parse import urlsplit
 
 import orjson
@@ -37,6 +43,19 @@ HSTS = b"max-age=31536000"
 JSON_TYPES = ("application/json",)
 KEPT = 64
 """Sites (Host headers) whose origin and headers are kept worked out."""
+LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a name or an address, IPv6 with or without brackets) is this machine's
+    loopback: only this machine can reach a server under such a name."""
+    host = host.strip("[]").lower().rstrip(".")
+    if host in LOOPBACK_NAMES or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def origin_of(url: str) -> str:
@@ -77,32 +96,57 @@ class Refused(Exception):
 
 
 class SiteCheck:
-    """Whether a request comes from the site's own pages. ``public_url``: the site's address
-    (empty: each request's own scheme and Host)."""
+    """Whether a request comes from the site's own pages. ``public_url``: the site's address;
+    empty: each request's own scheme and Host, for a host that is loopback, the address the
+    request reached, or one of ``hosts`` (the address the server was told to listen on)."""
 
-    def __init__(self, public_url: str = "") -> None:
+    def __init__(self, public_url: str = "", hosts: Iterable[str] = ()) -> None:
         self.public = origin_of(public_url) if public_url else None
-        self._origins: dict[tuple[str, bytes | None], str | None] = {}
+        self.hosts = frozenset(h.strip("[]").lower() for h in hosts if h)
+        self._origins: dict[tuple[str, bytes | None, str], str | None] = {}
         self._headers: dict[tuple[str | None, bool], list[tuple[bytes, bytes]]] = {}
 
+    def _served(self, origin: str, scope: Scope) -> bool:
+        """Whether the host of ``origin`` (from a request's Host) is one this server may take
+        its own address from (never true of a name only the client chose)."""
+        host = (urlsplit(origin).hostname or "").lower()
+        server = scope.get("server")
+        reached = str(server[0]).lower() if server else ""
+        return is_loopback(host) or host in self.hosts or (host == reached and reached != "")
+
     def expected(self, scope: Scope) -> str | None:
-        """The site's origin for this request (None: its Host header is unusable)."""
+        """The site's origin for this request (None: its Host header is unusable, or names a
+        host this server does not take as its own)."""
         if self.public is not None:
             return self.public
         scheme: str = scope["scheme"]
         host = _header(scope, b"host")
-        key = (scheme, host)
+        server = scope.get("server")
+        key = (scheme, host, str(server[0]) if server else "")
         if key in self._origins:
             return self._origins[key]
         text = None if host is None else host.decode("latin-1")
-        if text is None and scope.get("server"):
-            name, port = scope["server"][0], scope["server"][1]
+        if text is None and server:
+            name, port = server[0], server[1]
             text = f"{name}:{port}" if port else name
         found = _host_origin({"ws": "http", "wss": "https"}.get(scheme, scheme), text or "")
+        if found is not None and not self._served(found, scope):
+            found = None
         if len(self._origins) >= KEPT:  # any client may send any Host: keep few
             self._origins.clear()
         self._origins[key] = found
         return found
+
+    def host_refused(self, scope: Scope) -> Refused | None:
+        """Without a public address, a request whose Host this server does not take as its own
+        is refused whole: nothing the site answers may be built from a host the client chose."""
+        if self.public is not None or self.expected(scope) is not None:
+            return None
+        return Refused(
+            400,
+            "Unknown host: this server answers to its loopback and listening addresses only"
+            " (its operator sets BIDAK_PUBLIC_URL for any other)",
+        )
 
     def headers(self, scope: Scope) -> list[tuple[bytes, bytes]]:
         """The page policy's headers for a response to this request (built once per site)."""
@@ -123,6 +167,9 @@ class SiteCheck:
 
     def check(self, scope: Scope) -> None:
         """Raise :class:`Refused` unless the request comes from the site's own pages."""
+        unknown = self.host_refused(scope)
+        if unknown is not None:
+            raise unknown
         origin = fetch_site = None
         for name, value in scope["headers"]:
             if name == b"origin":
@@ -177,6 +224,10 @@ class SiteGuard:
             return
         site = self.site
         headers = site.headers(scope)
+        unknown = site.host_refused(scope)
+        if unknown is not None:
+            await refuse_http(send, unknown, headers)
+            return
 
         async def send_with_policy(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -234,8 +285,10 @@ async def _answer(send: Send, prefix: str, refused: Refused, *extra: tuple[bytes
     await send({"type": f"{prefix}.response.body", "body": body})
 
 
-async def refuse_http(send: Send, refused: Refused) -> None:
-    await _answer(send, "http", refused, (b"cache-control", b"no-store"))
+async def refuse_http(
+    send: Send, refused: Refused, headers: Iterable[tuple[bytes, bytes]] = ()
+) -> None:
+    await _answer(send, "http", refused, (b"cache-control", b"no-store"), *headers)
 
 
 async def refuse_socket(scope: Scope, receive: Receive, send: Send, refused: Refused) -> None:

@@ -37,9 +37,10 @@ class Settings(BaseSettings):
     """Signs the short-lived tokens of :mod:`bidak.server.accounts.tokens`; changing it makes the
     tokens already sent invalid (sessions are not affected)."""
     public_url: str = ""
-    """The address players use (https://your.site): invite links, and the one origin whose
-    pages may change anything (see :mod:`bidak.server.shared.security`); empty: each request's
-    own."""
+    """The address players use (https://your.site): invite and sign-in links, and the one
+    origin whose pages may change anything (see :mod:`bidak.server.shared.security`). Required in
+    production; empty (development): only loopback hosts and the address a request reached
+    are served, so a forged ``Host`` header can name neither a link nor an origin."""
     checkin_tz: str = "Asia/Jakarta"
     """The time zone whose calendar days the daily check-in counts (the first players')."""
     smtp_url: str = ""
@@ -59,6 +60,18 @@ class Settings(BaseSettings):
     """``/metrics`` in Prometheus' format (:mod:`bidak.server.shared.metrics`): ``local`` for
     requests from this machine through no proxy, ``open`` for anyone; None (``off``, the
     default): not served."""
+    max_body_bytes: int = Field(default=65_536, ge=1024, le=16_777_216)
+    """Largest HTTP request body; a larger one is answered 413 before it is read (the largest
+    the site's pages send is a few hundred bytes)."""
+    body_timeout: float = Field(default=10.0, gt=0.0, le=600.0)
+    """Seconds a request's body has to arrive whole; a slower one is answered 408 and closed."""
+    max_header_bytes: int = Field(default=16_384, ge=1024, le=1_048_576)
+    """Largest request line and headers together; past it 431 and the connection is closed."""
+    max_headers: int = Field(default=100, ge=10, le=10_000)
+    """Most headers a request may have; past it 431 and the connection is closed."""
+    header_timeout: float = Field(default=10.0, gt=0.0, le=600.0)
+    """Seconds a request's line and headers have to arrive whole, from its first byte (or from
+    the connection's opening); a slower client is answered 408 and disconnected."""
     ws_deflate: bool = False
     """Compress WebSocket messages (permessage-deflate) when the browser offers it. Off by
     default: it costs server time for small messages (``docs/performance.md``)."""
@@ -183,6 +196,17 @@ class Settings(BaseSettings):
                 "BIDAK_SECRET_KEY must be set to a random value of at least 32 characters"
                 " in production (for example: python3 -c 'import secrets;"
                 " print(secrets.token_urlsafe(32))')"
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _refuse_no_public_url_in_production(self) -> Settings:
+        # Without it the site would have to take its own address from each request's Host
+        # header, which the client writes: links in letters would go wherever a request said.
+        if self.environment == "production" and not self.public_url:
+            raise ValueError(
+                "BIDAK_PUBLIC_URL must be set in production to the address players use"
+                " (https://your.site): sign-in links and the allowed origin are built from it"
             )
         return self
 

@@ -6,6 +6,10 @@ const BACKOFF = [300, 800, 1500, 3000, 5000, 8000];
 // The server closed this socket because the same browser opened too many (docs/protocol.md):
 // reconnecting would close another of them in turn, so this one stays closed.
 const REPLACED = 4001;
+// The server closed this socket because its session ended: signed out here or everywhere, ended
+// from another browser, or the account deleted. Reconnecting would only make a new guest, so the
+// table says so and stays closed. (4002, a session this browser renewed at sign-in, reconnects.)
+const SIGNED_OUT = 4003;
 
 /** @import { Action, ConnectionStatus, ServerMessage } from "./types.js" */
 
@@ -62,9 +66,9 @@ export class Connection {
     ws.onclose = (event) => {
       clearInterval(this.pinger);
       if (this.ws !== ws || this.closed) return;
-      if (event.code === REPLACED) {
+      if (event.code === REPLACED || event.code === SIGNED_OUT) {
         this.closed = true;
-        this.handlers.status("replaced");
+        this.handlers.status(event.code === REPLACED ? "replaced" : "signed_out");
         return;
       }
       this.handlers.status("lost");

@@ -146,6 +146,7 @@ export function mountTable(root, code, { navigate }) {
     const banner = {
       lost: "conn.lost",
       replaced: "conn.replaced",
+      signed_out: "conn.signed_out",
       connecting: "conn.connecting",
       open: "conn.connecting",
     }[status];

@@ -9,6 +9,12 @@ With several processes the list is in Redis (one Lua script adds and trims it at
 key expires a day after the session last opened a socket), and a socket is closed by the process
 that holds it: each process listens on a bus channel of its own, named in the list's entries.
 A process that died leaves entries behind; they are the oldest, so they are the first to go.
+
+A socket also ends with its session: signing out, signing every browser out, ending a session
+from another browser, deleting the account, or a session replaced at sign-in. The request that
+ended it publishes the ended sessions (or the player, for all of theirs) on one channel of the
+site that every process listens on, and each process closes its own sockets of them
+(:data:`SIGNED_OUT`, or :data:`RENEWED` for a session the same browser replaced at sign-in).
 """
 
 from __future__ import annotations
@@ -29,6 +35,15 @@ log = logging.getLogger(__name__)
 REPLACED = 4001
 """The close code of a socket closed because its session opened too many."""
 REPLACED_REASON = "replaced: this session opened too many connections (this was the oldest)"
+RENEWED = 4002
+"""The close code of a socket whose session this browser replaced by a new one at sign-in:
+the browser reconnects with its new cookie (a copy of the old one is a guest's no more)."""
+RENEWED_REASON = "renewed: this browser signed in with a new session; connect again"
+SIGNED_OUT = 4003
+"""The close code of a socket whose session ended (signed out here or everywhere, ended from
+another browser, account deleted): the browser client says it was signed out and stays closed."""
+SIGNED_OUT_REASON = "signed out: this session has ended"
+REASONS = {REPLACED: REPLACED_REASON, RENEWED: RENEWED_REASON, SIGNED_OUT: SIGNED_OUT_REASON}
 LIST_SECONDS = 24 * 3600
 """How long a session's list of sockets is kept after its last new socket (Redis)."""
 RELISTEN_SECONDS = 1.0
@@ -120,7 +135,8 @@ def registry_for(bus_url: str, prefix: str, name: str | None = None) -> Registry
     return MemoryRegistry()
 
 
-Closer = Callable[[], Awaitable[None]]
+Closer = Callable[[int, str], Awaitable[None]]
+"""Closes one socket with a close code and its reason."""
 
 
 class SocketCap:
@@ -133,26 +149,30 @@ class SocketCap:
         self.registry, self.bus, self.cap = registry, bus, cap
         self.process = secrets.token_hex(8)
         self._channel = f"{prefix}process:{self.process}"
+        self._ended_channel = f"{prefix}sessions-ended"
         self._numbers = itertools.count(1)
         self._local: dict[str, Closer] = {}
-        self._subscription: Subscription | None = None
-        self._listener: asyncio.Task[None] | None = None
+        self._owners: dict[str, tuple[str, str | None]] = {}
+        """Each local socket's session and player (None: no session)."""
+        self._subscriptions: dict[str, Subscription] = {}
+        self._listeners: list[asyncio.Task[None]] = []
 
     def _owner_channel(self, entry: str) -> str:
         return self._channel.rsplit(":", 1)[0] + ":" + entry.split("/", 1)[0]
 
     async def start(self) -> None:
-        self._subscription = await self.bus.subscribe(self._channel)
-        self._listener = asyncio.create_task(self._listen(self._subscription))
+        for channel in (self._channel, self._ended_channel):
+            self._subscriptions[channel] = await self.bus.subscribe(channel)
+            self._listeners.append(asyncio.create_task(self._listen(channel)))
 
-    async def _listen(self, subscription: Subscription) -> None:
-        """Close the sockets other processes say to close; when the bus is lost, listen again
-        once it is back (what was said meanwhile is lost: those sockets stay open)."""
+    async def _listen(self, channel: str) -> None:
+        """Close the sockets other processes (or this one) say to close; when the bus is lost,
+        listen again once it is back (what was said meanwhile is lost: those sockets stay open
+        until their next message finds the session gone, see :mod:`bidak.server.play.ws`)."""
         while True:
             try:
-                async for message in subscription:
-                    if message.get("kind") == "close":
-                        await self._close_local(str(message.get("entry")))
+                async for message in self._subscriptions[channel]:
+                    await self._heard(message)
                 return  # the bus was closed: the process is stopping
             except asyncio.CancelledError:
                 raise
@@ -161,16 +181,46 @@ class SocketCap:
             while True:
                 await asyncio.sleep(RELISTEN_SECONDS)
                 try:
-                    subscription = self._subscription = await self.bus.subscribe(self._channel)
+                    self._subscriptions[channel] = await self.bus.subscribe(channel)
                     break
                 except Exception:
                     continue
 
-    async def opened(self, session: str, close: Closer) -> str:
-        """Note a new socket of ``session`` (``close`` closes it with :data:`REPLACED`); closes
-        the session's oldest ones past the cap. Returns the socket's entry."""
+    async def _heard(self, message: dict[str, Any]) -> None:
+        kind = message.get("kind")
+        if kind == "close":
+            await self._close_local(str(message.get("entry")))
+        elif kind == "ended":
+            sessions = set(message.get("sessions") or ())
+            player = message.get("player")
+            code = int(message.get("code") or SIGNED_OUT)
+            ending = [
+                entry
+                for entry, (session, owner) in list(self._owners.items())
+                if session in sessions or (player is not None and owner == player)
+            ]
+            for entry in ending:
+                await self._close_local(entry, code)
+
+    async def end(
+        self, sessions: list[str] | None = None, player: str | None = None, code: int = SIGNED_OUT
+    ) -> None:
+        """Close every socket, in every process, of the ``sessions`` (token hashes) and, when
+        ``player`` is given, of every session of that player. Called after the sessions were
+        ended in the store, so a socket opened meanwhile finds its session gone."""
+        note = {"kind": "ended", "sessions": sessions or [], "player": player, "code": code}
+        try:
+            await self.bus.publish(self._ended_channel, note)
+        except Exception as failed:  # this process's own sockets still go
+            log.warning("could not tell the other processes a session ended (%s)", failed)
+            await self._heard(note)
+
+    async def opened(self, session: str, close: Closer, player: str | None = None) -> str:
+        """Note a new socket of ``session`` (of ``player``; ``close`` closes it with a code and
+        a reason); closes the session's oldest ones past the cap. Returns the socket's entry."""
         entry = f"{self.process}/{next(self._numbers)}"
         self._local[entry] = close
+        self._owners[entry] = (session, player)
         for old in await self.registry.opened(session, entry, self.cap):
             if old.startswith(self.process + "/"):
                 await self._close_local(old)
@@ -186,21 +236,22 @@ class SocketCap:
         if entry in self._local:
             await self.registry.closed(session, entry)
             self._local.pop(entry, None)
+        self._owners.pop(entry, None)
 
-    async def _close_local(self, entry: str) -> None:
+    async def _close_local(self, entry: str, code: int = REPLACED) -> None:
         close = self._local.pop(entry, None)
         if close is not None:
             with contextlib.suppress(Exception):
-                await close()
+                await close(code, REASONS.get(code, SIGNED_OUT_REASON))
 
     def __len__(self) -> int:
         return len(self._local)
 
     async def stop(self) -> None:
-        if self._listener is not None:
-            self._listener.cancel()
+        for listener in self._listeners:
+            listener.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._listener
-        if self._subscription is not None:
-            await self._subscription.close()
+                await listener
+        for subscription in self._subscriptions.values():
+            await subscription.close()
         await self.registry.close()

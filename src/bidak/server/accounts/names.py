@@ -88,39 +88,83 @@ class NameRefused(ValueError):
         self.message = message
 
 
+_LATIN_NAME = re.compile(r"LATIN (?:CAPITAL |SMALL )?LETTER (?:SMALL CAPITAL )?([A-Z])(?: WITH .+)?")
+
+
+def _latin(char: str) -> str | None:
+    """The plain letter a Latin letter is built on, by its Unicode name: the small capitals
+    ("ʙ", "ᴀ"), the letters with a stroke or a hook that NFD leaves whole ("ø", "ƀ", "ɗ")."""
+    found = _LATIN_NAME.fullmatch(unicodedata.name(char, ""))
+    return found.group(1).lower() if found else None
+
+
+def _bare(text: str) -> str:
+    """``text`` without its combining marks (after NFD)."""
+    decomposed = unicodedata.normalize("NFD", text)
+    return "".join(char for char in decomposed if unicodedata.category(char) not in MARKS)
+
+
 @cache
 def _homoglyphs() -> dict[str, str]:
-    """Each character that looks like a printable ASCII character, and that character."""
+    """Each character that looks like a printable ASCII character, and that character: Unicode's
+    confusables (TR39) through ``confusable_homoglyphs``, marks and overlays dropped ("Ꮎ" is
+    "O" with a stroke), and a second step for those whose look-alike is itself one (Cyrillic
+    "т" looks like "ᴛ", a small capital T)."""
     from confusable_homoglyphs.confusables import confusables_data
+
+    def plain(glyph: str) -> str | None:
+        glyph = _bare(glyph)
+        if len(glyph) != 1:
+            return None
+        if glyph.isascii():
+            return glyph if glyph.isprintable() and glyph != " " else None
+        return _latin(glyph)
 
     table: dict[str, str] = {}
     for char, entries in confusables_data.items():
         if len(char) != 1 or char.isascii():
             continue
+        ascii_first = sorted(entries, key=lambda entry: not _bare(entry["c"]).isascii())
+        for entry in ascii_first:
+            if (found := plain(entry["c"])) is not None:
+                table[char] = found
+                break
+    for char, entries in confusables_data.items():
+        if len(char) != 1 or char.isascii() or char in table:
+            continue
         for entry in entries:
-            glyph = entry["c"]
-            if len(glyph) == 1 and glyph.isascii() and glyph.isprintable() and glyph != " ":
-                table[char] = glyph
+            glyph = _bare(entry["c"])
+            if len(glyph) == 1 and (found := table.get(glyph)) is not None:
+                table[char] = found
                 break
     return table
 
 
-def skeleton(text: str) -> str:
-    """``text`` as a person reads it: look-alike letters made one, case folded.
+def _plain(text: str) -> str:
+    homoglyphs = _homoglyphs()
+    return "".join(
+        homoglyphs.get(char) or _latin(char) or char
+        for char in _bare(text)
+        if unicodedata.category(char) not in MARKS
+    )
 
-    >>> skeleton("Ādmіn") == skeleton("ADMIN") == skeleton("adm1n")
+
+def skeleton(text: str) -> str:
+    """``text`` as a person reads it (after Unicode TR39's skeleton): decomposed, every
+    look-alike letter made the ASCII one it imitates, decomposed again, marks and diacritics
+    dropped, case folded, and ASCII look-alikes among themselves made one. Names are compared
+    by it: for the reserved words and for two players' names.
+
+    >>> skeleton("Ādmіn") == skeleton("ADMIN") == skeleton("adm1n") == skeleton("ᴀdmin")
     True
-    >>> skeleton("M0DERAT0R") == skeleton("moderator")
+    >>> skeleton("M0DERAT0R") == skeleton("moderator") == skeleton("ᴍoderator")
+    True
+    >>> skeleton("Bøt") == skeleton("ƀot") == skeleton("ʙᴏᴛ") == skeleton("Вот") == "bot"
     True
     """
-    homoglyphs = _homoglyphs()
-    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text))
-    plain = "".join(
-        homoglyphs.get(char, char) for char in decomposed if unicodedata.category(char) not in MARKS
-    )
-    folded = plain.casefold()
+    folded = _plain(unicodedata.normalize("NFKC", text)).casefold()
     # A look-alike's ASCII form may be a capital (Greek "Ο" is "O"): fold again.
-    folded = "".join(homoglyphs.get(char, char) for char in folded).casefold()
+    folded = _plain(folded).casefold()
     folded = folded.translate(_ASCII_FOLD)
     for pair, letter in _ASCII_PAIRS:
         folded = folded.replace(pair, letter)

@@ -8,7 +8,7 @@ from typing import Annotated, Protocol
 from fastapi import Depends, Request, Response
 
 from bidak.server.accounts.devices import device_label
-from bidak.server.accounts.guests import COOKIE, guest_name
+from bidak.server.accounts.guests import COOKIE
 from bidak.server.accounts.player_queries import Players
 from bidak.server.accounts.service import Accounts
 from bidak.server.shared.deps import SharedServices, too_soon
@@ -63,7 +63,7 @@ async def current_player(request: Request, response: Response, services: Account
     address = request.client.host if request.client else ""
     limits = services.limits
     too_soon(await limits.wait(limits.guests, address, services.clock.now()), "new players")
-    player, token = await services.store.create_guest(guest_name(), device)
+    player, token = await services.store.create_guest(device=device)
     # A cookie whose session has ended (signed out from another browser, or its account
     # deleted): the new guest's answer says so, so the page can tell the player.
     request.state.signed_out = bool(request.cookies.get(COOKIE))

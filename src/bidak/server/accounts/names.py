@@ -80,7 +80,7 @@ _WORDS = re.compile(r"[^\W_]+")
 
 class NameRefused(ValueError):
     """A name the rule refuses; ``code`` says why (``name_length``, ``name_characters``,
-    ``name_reserved``)."""
+    ``name_reserved``, ``name_taken``: another player's name reads the same)."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -88,7 +88,9 @@ class NameRefused(ValueError):
         self.message = message
 
 
-_LATIN_NAME = re.compile(r"LATIN (?:CAPITAL |SMALL )?LETTER (?:SMALL CAPITAL )?([A-Z])(?: WITH .+)?")
+_LATIN_NAME = re.compile(
+    r"LATIN (?:CAPITAL |SMALL )?LETTER (?:SMALL CAPITAL )?([A-Z])(?: WITH .+)?"
+)
 
 
 def _latin(char: str) -> str | None:
@@ -225,6 +227,11 @@ def clean_name(name: str) -> str:
             "name_reserved", "A name may not look like the site's, its staff's or a bot's"
         )
     return text
+
+
+def taken() -> NameRefused:
+    """The refusal of a name another player already wears (compared by :func:`skeleton`)."""
+    return NameRefused("name_taken", "Another player has that name, or one that looks like it")
 
 
 def _characters() -> NameRefused:

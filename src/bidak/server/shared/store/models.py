@@ -22,6 +22,11 @@ class PlayerRow(Base):
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
+    skeleton: Mapped[str | None] = mapped_column(String(96), unique=True, index=True, default=None)
+    """The name as a person reads it (:func:`bidak.server.accounts.names.skeleton`): unique, so
+    no two players wear names that look alike. None for a deleted or retired account, and for
+    a player who shared a look-alike name with an older one when the column came (migration
+    0010) until they rename."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     email: Mapped[str | None] = mapped_column(String(254), unique=True, default=None)
     """Normalised (:func:`bidak.server.mail.addresses.normalise`); set once confirmed."""

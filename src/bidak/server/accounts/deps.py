@@ -12,6 +12,7 @@ from bidak.server.accounts.guests import COOKIE
 from bidak.server.accounts.player_queries import Players
 from bidak.server.accounts.service import Accounts
 from bidak.server.shared.deps import SharedServices, too_soon
+from bidak.server.shared.security import mark_personal
 from bidak.server.shared.store.models import PlayerRow
 
 SESSION_MAX_AGE = 400 * 24 * 3600
@@ -50,7 +51,10 @@ def set_session_cookie(response: Response, token: str, secure: bool) -> None:
 
 
 async def current_player(request: Request, response: Response, services: AccountsDep) -> PlayerRow:
-    """The visitor's player: resumed from the session cookie, or a new guest with a new cookie."""
+    """The visitor's player: resumed from the session cookie, or a new guest with a new cookie.
+    Every answer that asked is about that player, so it is marked ``Cache-Control: no-store``
+    (:func:`bidak.server.shared.security.mark_personal`)."""
+    mark_personal(request.state)
     token = request.cookies.get(COOKIE)
     found = await services.store.session_for_token(token) if token else None
     device = device_label(request.headers.get("user-agent"))

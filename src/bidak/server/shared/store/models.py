@@ -176,6 +176,18 @@ class RatedMatchRow(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
+class UnratedMatchRow(Base):
+    """A match of a rated room that moved no rating, and why (``reason``): ``guest`` (a player
+    had no linked e-mail address) or ``pair_limit`` (the same two had moved each other's
+    ratings :data:`~bidak.server.play.rated_queries.PAIR_LIMIT` times in the day before)."""
+
+    __tablename__ = "unrated_matches"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    reason: Mapped[str] = mapped_column(String(16))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class QueueRow(Base):
     """A player waiting for a quick match with these options (one entry per player)."""
 

@@ -15,6 +15,7 @@ from bidak.server.play.options import FriendOptions
 from bidak.server.play.rated_queries import RatedEnd, rate
 from bidak.server.shared.clocks import ManualClock
 from bidak.server.shared.store.models import PlayerRow
+from tests.server.harness import link_addresses
 from tests.web.conftest import DESKTOP, screenshot
 from tests.web.helpers import movable, play_turn, set_language, untranslated
 
@@ -80,6 +81,8 @@ def test_quick_match_rated_then_talk_and_rematch(server: Any, pages: Any) -> Non
     assert room_of(alice) == room_of(bob)
     code = room_of(alice)
     a, b = account(alice), account(bob)
+    # Rated play is between accounts with a linked address (guests play unrated).
+    running.call(lambda: link_addresses(running, a["id"], b["id"]))
 
     # The opponent's name links to their profile.
     assert alice.get_attribute("#seat-top .seat-link", "href") == f"#/player/{b['id']}"
@@ -173,6 +176,7 @@ async def _rated(running: Any, winner: str, loser: str, at: datetime, finish: bo
     await services.rooms.join(room.code, second)
     room = await services.rooms.room(room.code)
     if finish:
+        await link_addresses(running, winner, loser)
         await services.db.write(partial(rate, end=RatedEnd(room.match_id, winner, loser, 3), at=at))
     return str(room.code)
 

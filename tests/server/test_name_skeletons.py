@@ -128,13 +128,15 @@ async def test_a_generated_guest_name_that_is_taken_is_drawn_again(
         await store.create_guest("swift otter 42")
 
 
-AT = datetime(2026, 1, 1, 8, 0, tzinfo=UTC)
+AT = datetime(2026, 1, 1, 8, 0, 0, 123456, tzinfo=UTC)  # microseconds, as stored times have
 BEFORE = {
     # id: (name, created how many minutes after AT, deleted, skeleton expected)
     "p1": ("Ana Lee", 5, False, True),  # the oldest holder of "ana lee": keeps it
     "p2": ("ANA LEE", 1, True, False),  # older, but deleted: holds nothing
     "p3": ("Аna Lee", 9, False, False),  # a later holder (Cyrillic А): NULL until renamed
     "p4": ("Budi", 3, False, True),
+    "p5": ("Cici", 20, False, False),  # met first, but younger: gives the skeleton up
+    "p6": ("CICI", 15, False, True),
 }
 
 

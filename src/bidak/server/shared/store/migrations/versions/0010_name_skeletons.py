@@ -41,32 +41,33 @@ def upgrade() -> None:
     op.create_index(INDEX, "players", ["skeleton"], unique=True)
     connection = op.get_bind()
     live = sa.and_(_players.c.deleted_at.is_(None), _players.c.merged_into.is_(None))
-    after: tuple[object, str] | None = None
+    after = ""
+    # Rows in id order (a key that compares the same everywhere; stored times need not: SQLite
+    # keeps them as text). A name's older holder takes the skeleton from a younger one met first.
     while True:
-        query = sa.select(_players.c.id, _players.c.name, _players.c.created_at).where(live)
-        if after is not None:
-            at, last = after
-            query = query.where(
-                sa.or_(
-                    _players.c.created_at > at,
-                    sa.and_(_players.c.created_at == at, _players.c.id > last),
-                )
-            )
         rows = connection.execute(
-            query.order_by(_players.c.created_at, _players.c.id).limit(BATCH)
+            sa.select(_players.c.id, _players.c.name, _players.c.created_at)
+            .where(live, _players.c.id > after)
+            .order_by(_players.c.id)
+            .limit(BATCH)
         ).all()
         if not rows:
             return
-        for player_id, name, _ in rows:
+        for player_id, name, created_at in rows:
             key = skeleton(name)
-            taken = connection.execute(
-                sa.select(_players.c.id).where(_players.c.skeleton == key)
+            holder = connection.execute(
+                sa.select(_players.c.id, _players.c.created_at).where(_players.c.skeleton == key)
             ).first()
-            if taken is None:
+            if holder is not None:
+                if (holder.created_at, holder.id) <= (created_at, player_id):
+                    continue  # the holder is older: this player keeps the name, not the skeleton
                 connection.execute(
-                    sa.update(_players).where(_players.c.id == player_id).values(skeleton=key)
+                    sa.update(_players).where(_players.c.id == holder.id).values(skeleton=None)
                 )
-        after = (rows[-1][2], rows[-1][0])
+            connection.execute(
+                sa.update(_players).where(_players.c.id == player_id).values(skeleton=key)
+            )
+        after = rows[-1][0]
 
 
 def downgrade() -> None:

@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from bidak.server.play.options import FriendOptions
-from bidak.server.play.rated_queries import PAIR_LIMIT, RatedEnd, rate
+from bidak.server.play.rated_queries import RatedEnd, rate
 from bidak.server.shared.clocks import ManualClock
 from bidak.server.shared.http_limits import http_options
 from bidak.server.shared.settings import Settings
@@ -33,6 +33,7 @@ from tests.server.smtp_sink import SmtpSink, smtp_sink
 
 __all__ = ["database_url", "postgres_url", "smtp_sink"]
 pytestmark = pytest.mark.anyio
+PAIR_LIMIT = 3  # matches a pair may rate in a day (rated_queries.PAIR_LIMIT)
 
 
 def from_client(running: Running, address: str) -> httpx.AsyncClient:

@@ -12,6 +12,10 @@ does means its *skeleton*: every character that looks like an ASCII letter or di
 letter (Unicode's confusables data, through ``confusable_homoglyphs``: Cyrillic "а", Greek "Ο"),
 then case is folded and the ASCII look-alikes among themselves are folded (0 and o, 1, i and l,
 "rn" and "m"), so "B1DАK" (with a Cyrillic А) and "Mоdеrаtоr" read as the words they imitate.
+For the reserved words, digits and signs written for letters are read as letters too ("4dm!n").
+
+No two players wear names with the same skeleton (``players.skeleton`` is unique): a rename to
+one is refused with ``name_taken``.
 
 Refusals are :class:`NameRefused` with a machine ``code`` that the client shows in the player's
 language.
@@ -69,10 +73,14 @@ BOT_LEVELS = (
 """A bot's label as the client shows it (``bot.name`` and ``level.*`` in the catalogs in id, en
 and fi): "Bot (expert)", "Bot (pemula)", "Botti (asiantuntija)"."""
 
-# The ASCII look-alikes folded into one letter each, after case folding.
-_ASCII_FOLD = str.maketrans(
-    {"0": "o", "1": "l", "i": "l", "|": "l", "!": "l", "5": "s", "$": "s", "3": "e", "4": "a"}
-    | {"@": "a", "7": "t", "8": "b", "9": "g", "6": "b", "2": "z"}
+# The ASCII look-alikes folded into one letter each, after case folding: those Unicode's
+# confusables data folds itself (0 and O, 1, I and l) for every comparison, and the digits and
+# signs written for letters ("B1D4K", "@dm!n") only when a name is read for the reserved words,
+# so that "Budi 6" and "Budi 8" stay two names.
+_ASCII_FOLD = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l"})
+_LEET_FOLD = str.maketrans(
+    {"!": "l", "5": "s", "$": "s", "3": "e", "4": "a", "@": "a", "7": "t", "8": "b", "9": "g"}
+    | {"6": "b", "2": "z"}
 )
 _ASCII_PAIRS = (("rn", "m"), ("vv", "w"), ("cl", "d"))
 _WORDS = re.compile(r"[^\W_]+")
@@ -161,6 +169,8 @@ def skeleton(text: str) -> str:
     True
     >>> skeleton("M0DERAT0R") == skeleton("moderator") == skeleton("ᴍoderator")
     True
+    >>> skeleton("Budi 6") == skeleton("Budi 8")
+    False
     >>> skeleton("Bøt") == skeleton("ƀot") == skeleton("ʙᴏᴛ") == skeleton("Вот") == "bot"
     True
     """
@@ -173,11 +183,19 @@ def skeleton(text: str) -> str:
     return folded
 
 
+def _reading(text: str) -> str:
+    """:func:`skeleton`, with digits and signs written for letters read as those letters."""
+    folded = skeleton(text).translate(_LEET_FOLD)
+    for pair, letter in _ASCII_PAIRS:
+        folded = folded.replace(pair, letter)
+    return folded
+
+
 @cache
 def _reserved() -> tuple[frozenset[str], tuple[str, ...], frozenset[str]]:
-    words = frozenset(skeleton(word) for word in RESERVED_WORDS)
-    prefixes = tuple(skeleton(word) for word in RESERVED_PREFIXES)
-    labels = frozenset(skeleton(bot + level) for bot in BOT_LABELS for level in BOT_LEVELS)
+    words = frozenset(_reading(word) for word in RESERVED_WORDS)
+    prefixes = tuple(_reading(word) for word in RESERVED_PREFIXES)
+    labels = frozenset(_reading(bot + level) for bot in BOT_LABELS for level in BOT_LEVELS)
     return words, prefixes, labels
 
 
@@ -190,7 +208,7 @@ def impersonates(name: str) -> bool:
     (True, False, False)
     """
     words, prefixes, labels = _reserved()
-    tokens = _WORDS.findall(skeleton(name))
+    tokens = _WORDS.findall(_reading(name))
     whole = "".join(tokens)
     candidates = [*tokens, whole]
     return (

@@ -260,3 +260,43 @@ def test_leaderboard_live_list_and_profile(server: Any, pages: Any) -> None:
     desk.click(f".live-item[data-room='{ids['live']}']")
     desk.wait_for_selector("#main svg.board")
     desk.wait_for_selector("#controls [data-i18n='spectating']")
+
+
+def test_a_quick_match_between_guests_says_it_was_unrated_and_why(server: Any, pages: Any) -> None:
+    running = server()
+    alice = pages.new(running.base, PHONE)
+    bob = pages.new(running.base, DESKTOP)
+    both = [alice, bob]
+    for page in both:
+        page.goto("/")
+        page.wait_for_selector("#quick-card #link-me")
+        page.click('[data-name="quick-length"] [data-value="1"]')
+        page.click('[data-name="quick-time"] [data-value="30"]')
+    bob.click("#quick-start")
+    bob.wait_for_selector("#quick-waiting")
+    alice.click("#quick-start")
+    for page in both:
+        page.wait_for_selector("#main svg.board")
+    for _ in range(200):  # whoever must move resigns the match
+        resigner = next((page for page in both if movable(page)), None)
+        if resigner is not None:
+            break
+        alice.wait_for_timeout(100)
+    assert resigner is not None, "nobody can move"
+    resigner.click("#btn-resign")
+    resigner.click("#btn-forfeit")
+    resigner.click("#confirm-forfeit")
+    texts = {
+        "en": "ratings move only between two accounts with a linked e-mail address",
+        "id": "rating hanya berubah antara dua akun",
+        "fi": "luokitus muuttuu vain kahden tilin välillä",
+    }
+    for page in both:
+        page.wait_for_selector("#match-over #rating-unrated")
+        assert not page.query_selector("#rating-table")
+        assert texts["en"] in page.inner_text("#rating-unrated")
+    for code in ("id", "fi"):
+        set_language(bob, code)
+        assert texts[code] in bob.inner_text("#rating-unrated")
+    assert untranslated(bob) == []
+    screenshot(bob, "match-over-unrated-desktop")

@@ -168,14 +168,17 @@ async def test_opting_out_takes_ones_positions_out_of_the_pool(
         db = running.services.training.db
         await _match(db, ana)
         await db.write(partial(queries.bank, cards=[card(ana, 3), pass_card(ana, 5)]))
-        shown = (await bob.http.get("/api/puzzles/next")).json()["puzzle"]
-        await bob.http.post(
+        shown = (await bob.http.get("/api/puzzles/next", params={"theme": "pass"})).json()
+        shown = shown["puzzle"]
+        answered = await bob.http.post(
             f"/api/puzzles/{shown['id']}/answer", json={"type": "cube", "choice": "drop"}
         )
+        assert answered.status_code == 200 and answered.json()["right"] is True
 
         off = await alice.http.put("/api/puzzles/sharing", json={"shared": False})
         assert off.status_code == 200 and off.json()["shared"] is False
-        assert (await bob.http.get("/api/puzzles")).json()["themes"] == {}
+        figures = (await bob.http.get("/api/puzzles")).json()
+        assert figures["themes"] == {} and figures["answered"] == 1, "bob's history stays"
         assert (await bob.http.get("/api/puzzles/next")).json()["puzzle"] is None
         gone = await bob.http.post(
             f"/api/puzzles/{shown['id']}/answer", json={"type": "cube", "choice": "drop"}

@@ -1,5 +1,5 @@
 """Puzzles' transactions: offering a banked card as a puzzle, the player's sharing switch (which
-takes their puzzles out of the pool), the next puzzle for a solver, and an answer that moves both
+withdraws their puzzles from the pool), the next puzzle for a solver, and an answer that moves both
 ratings, once per solver and puzzle."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-from sqlalchemy import Table, delete, func, insert, select, update
+from sqlalchemy import Table, func, insert, select, update
 from sqlalchemy.engine import Connection, Row
 
 from bidak.server.shared.store.models import CardRow, PlayerRow, PuzzleAnswerRow, PuzzleRow
@@ -53,15 +53,15 @@ def offer(connection: Connection, card_id: int, card: dict[str, Any], now: float
 
 def share(connection: Connection, player_id: str, shared: bool) -> None:
     """Set whether the player's positions may become puzzles. Switched off, their puzzles leave
-    the pool at once (with the answers to them); cards banked later are not offered. Switched
-    on again, only cards banked from then on are offered."""
+    the pool at once and for good (withdrawn; the answers to them stay, the solvers' history);
+    cards banked later are not offered. Switched on again, only cards banked from then on are."""
     connection.execute(
         update(_PLAYERS).where(_PLAYERS.c.id == player_id).values(puzzles_shared=shared)
     )
     if not shared:
-        theirs = select(_PUZZLES.c.id).where(_PUZZLES.c.source_id == player_id)
-        connection.execute(delete(_ANSWERS).where(_ANSWERS.c.puzzle_id.in_(theirs)))
-        connection.execute(delete(_PUZZLES).where(_PUZZLES.c.source_id == player_id))
+        connection.execute(
+            update(_PUZZLES).where(_PUZZLES.c.source_id == player_id).values(withdrawn=True)
+        )
 
 
 def solver(connection: Connection, player_id: str, lock: bool = False) -> Row[Any] | None:
@@ -101,7 +101,11 @@ def summary(connection: Connection, player_id: str) -> dict[str, Any]:
 def _open_to(player_id: str) -> list[Any]:
     """Puzzles the player may be given: not from their own cards, not answered by them."""
     done = select(_ANSWERS.c.puzzle_id).where(_ANSWERS.c.player_id == player_id)
-    return [_PUZZLES.c.source_id != player_id, _PUZZLES.c.id.not_in(done)]
+    return [
+        _PUZZLES.c.withdrawn.is_(False),
+        _PUZZLES.c.source_id != player_id,
+        _PUZZLES.c.id.not_in(done),
+    ]
 
 
 def next_puzzle(
@@ -123,7 +127,8 @@ def next_puzzle(
 
 
 def puzzle(connection: Connection, puzzle_id: int, lock: bool = False) -> Row[Any] | None:
-    """A puzzle with its card's position and analysis (the puzzle's row locked when ``lock``)."""
+    """A puzzle in the pool with its card's position and analysis (the puzzle's row locked when
+    ``lock``); ``None`` for a withdrawn one."""
     query = (
         select(
             _PUZZLES.c.id,
@@ -140,7 +145,7 @@ def puzzle(connection: Connection, puzzle_id: int, lock: bool = False) -> Row[An
             _CARDS.c.analysis,
         )
         .join(_CARDS, _CARDS.c.id == _PUZZLES.c.card_id)
-        .where(_PUZZLES.c.id == puzzle_id)
+        .where(_PUZZLES.c.id == puzzle_id, _PUZZLES.c.withdrawn.is_(False))
     )
     if lock:
         query = query.with_for_update(of=_PUZZLES)

@@ -57,7 +57,16 @@ export function mountPuzzles(root, { navigate }) {
     try {
       v.verdict = await api.answerPuzzle(v.puzzle.id, answer);
       answering.finish();
-      if (v.summary) v.summary = { ...v.summary, rating: v.verdict.rating };
+      const found = v.verdict;
+      if (v.summary && !found.repeated) {
+        const { answered, right } = v.summary;
+        v.summary = {
+          ...v.summary,
+          rating: found.rating,
+          answered: answered + 1,
+          right: right + (found.right ? 1 : 0),
+        };
+      }
     } catch (error) {
       toast(tx(statusOf(error) === 422 ? "drill.not_legal" : "puzzles.failed"), "error");
     }

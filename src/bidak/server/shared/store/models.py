@@ -449,6 +449,8 @@ class PuzzleRow(Base):
     deviation: Mapped[float] = mapped_column(Float)
     volatility: Mapped[float] = mapped_column(Float)
     created_at: Mapped[float] = mapped_column(Float)
+    withdrawn: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Out of the pool for good: its player opted out (the answers to it stay)."""
 
 
 class PuzzleAnswerRow(Base):

@@ -4,7 +4,8 @@
   off, their puzzles leave the pool and later cards are not offered;
 - ``players.puzzle_rating``, ``puzzle_deviation``, ``puzzle_volatility``: the solver's Glicko-2
   rating (1500, 350, 0.06 for everybody at first);
-- ``puzzles``: one per card (unique), with its own Glicko-2 rating and its theme;
+- ``puzzles``: one per card (unique), with its own Glicko-2 rating and its theme; ``withdrawn``
+  when its player opted out (the answers to it stay, as the solvers' history);
 - ``puzzle_answers``: one per solver and puzzle (unique: a retry of an answer finds the first),
   with both ratings before and after.
 
@@ -48,6 +49,7 @@ def upgrade() -> None:
         sa.Column("deviation", sa.Float, nullable=False),
         sa.Column("volatility", sa.Float, nullable=False),
         sa.Column("created_at", sa.Float, nullable=False),
+        sa.Column("withdrawn", sa.Boolean, nullable=False, server_default=sa.false()),
     )
     op.create_index("ix_puzzles_theme_rating", "puzzles", ["theme", "rating"])
     op.create_index("ix_puzzles_source", "puzzles", ["source_id"])

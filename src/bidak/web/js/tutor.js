@@ -35,13 +35,12 @@ export async function askTutor(code, question, send) {
     send();
     return;
   }
+  const cube = "cube" in question;
   dialog({
     id: "tutor-dialog",
     title: "tutor.title",
     body: () =>
-      tx("cube" in question ? "tutor.body_cube" : "tutor.body", { loss: advice.loss.toFixed(3) }, "p", {
-        id: "tutor-loss",
-      }),
+      tx(cube ? "tutor.body_cube" : "tutor.body", { loss: advice.loss.toFixed(3) }, "p", { id: "tutor-loss" }),
     actions: [
       { key: "tutor.reconsider", kind: "primary", id: "tutor-reconsider" },
       { key: "tutor.send", id: "tutor-send", onclick: send },

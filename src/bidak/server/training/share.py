@@ -27,7 +27,7 @@ WIDTH = 2 * FRAME + 12 * POINT + BAR
 TOTAL_HEIGHT = 2 * FRAME + HEIGHT
 PNG_SCALE = 2
 """The PNG is this many times the SVG's size (732 x 672): sharp on a phone's screen."""
-SUPERSAMPLE = 4
+SUPERSAMPLE = 3
 """The PNG is drawn this many times larger still, then reduced: smooth edges."""
 
 
@@ -222,5 +222,5 @@ def position_png(xgid: str, theme: BoardTheme, mine: CheckerSet, theirs: Checker
                 )
     size = (WIDTH * PNG_SCALE, TOTAL_HEIGHT * PNG_SCALE)
     out = io.BytesIO()
-    image.resize(size, Image.Resampling.LANCZOS).save(out, format="PNG", optimize=True)
+    image.resize(size, Image.Resampling.LANCZOS).save(out, format="PNG")
     return out.getvalue()

@@ -57,8 +57,9 @@ async def test_a_position_is_drawn_as_png_from_the_same_drawing(tmp_path: Path) 
             (PNG_SCALE * WIDTH // 4, PNG_SCALE * TOTAL_HEIGHT // 2)
         )
         assert middle == tuple(int(surface[i : i + 2], 16) for i in (0, 2, 4))
-        Path("artifacts").mkdir(exist_ok=True)
-        Path("artifacts/share.png").write_bytes(answer.content)
+        artifacts = Path(__file__).resolve().parents[2] / "artifacts"  # to look at
+        artifacts.mkdir(exist_ok=True)
+        (artifacts / "share.png").write_bytes(answer.content)
 
         bad = await guest.http.get("/api/positions/share.png", params={"xgid": "XGID=nonsense"})
         assert bad.status_code == 422

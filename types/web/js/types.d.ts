@@ -702,7 +702,46 @@ export interface DrillVerdict {
   summary: TrainingSummary;
 }
 
-/** The tutor's answer about a play about to be sent (practice tables). */
+export interface PuzzleSummary {
+  rating: number;
+  deviation: number;
+  answered: number;
+  right: number;
+  shared: boolean;
+  themes: Record<string, number>;
+}
+
+export interface Puzzle {
+  id: number;
+  kind: "checker" | "cube";
+  seat: number;
+  xgid: string;
+  phase: string;
+  theme: string;
+  rating: number;
+  dice: number[] | null;
+  legal_plays: DrillPlay[] | null;
+  decider: "doubler" | "taker" | null;
+}
+
+export interface NextPuzzle {
+  puzzle: Puzzle | null;
+  summary: PuzzleSummary;
+}
+
+export interface PuzzleVerdict {
+  puzzle_id: number;
+  right: boolean;
+  loss: number;
+  best: string;
+  rating_before: number;
+  rating: number;
+  puzzle_rating_before: number;
+  puzzle_rating: number;
+  repeated: boolean;
+}
+
+/** The tutor's answer about a play or a double about to be sent (practice tables). */
 export interface TutorAdvice {
   version: number;
   loss: number;

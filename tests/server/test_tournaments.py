@@ -245,7 +245,7 @@ async def test_the_site_schedule_makes_each_arena_once_and_a_thin_knockout_is_ca
         )
         # The loop's first tick made the next hour's arena; another process tries the same
         # slot: nothing more is stored.
-        assert await twin.schedule() is None
+        assert await twin.schedule() == []
         listed = (await alone.http.get("/api/tournaments")).json()
         assert len(listed["tournaments"]) == 1
         assert listed["tournaments"][0]["starts_at"] == clock.now() + 3600
@@ -262,3 +262,48 @@ async def test_the_site_schedule_makes_each_arena_once_and_a_thin_knockout_is_ca
         await clock.advance(61)
         await services.tournaments.step(knockout)
         assert (await look(alone, knockout))["status"] == "cancelled"
+
+
+async def test_the_site_schedules_public_knockouts_that_anyone_joins_from_the_lobby(
+    database_url: str, tmp_path: Path
+) -> None:
+    settings = server_settings(
+        tmp_path,
+        database_url=database_url,
+        arena_every_minutes=0,
+        knockout_every_minutes=360,
+        knockout_players=8,
+        knockout_length=5,
+        knockout_round_minutes=20,
+    )
+    clock = ManualClock(1_800_000_000.0)  # 08:00 UTC: the next slot of six hours is 12:00
+    async with running_server(settings, clock) as running:
+        services = running.services
+        await services.tournaments.stop()
+        twin = Tournaments(
+            services.db, services.rooms, services.bus, clock, services.settings, owner="twin"
+        )
+        await services.tournaments.schedule()  # unless the loop's first tick made it
+        assert await twin.schedule() == []  # another process: the slot has its knockout
+        clients = [Client(running) for _ in range(4)]
+        for client in clients:
+            await client.__aenter__()
+        try:
+            listed = (await clients[0].http.get("/api/tournaments")).json()["tournaments"]
+            assert [(t["kind"], t["length"]) for t in listed] == [("knockout", 5)]
+            assert listed[0]["starts_at"] == clock.now() + 4 * 3600
+            tid = listed[0]["id"]
+            for client in clients:
+                assert (await client.http.post(f"/api/tournaments/{tid}/join")).status_code == 200
+            await clock.advance(4 * 3600)
+            await services.tournaments.tick()
+            seen = await look(clients[0], tid)
+            assert seen["status"] == "running"
+            # The next slot's knockout is made once the clock is past this one's start.
+            later = (await clients[0].http.get("/api/tournaments")).json()["tournaments"]
+            assert [t["starts_at"] for t in later if t["status"] == "open"] == [
+                clock.now() + 6 * 3600
+            ]
+        finally:
+            for client in clients:
+                await client.__aexit__(None, None, None)

@@ -1,15 +1,14 @@
 """Tournaments' use cases: create, join, pause, check in, look; and running them.
 
-Every process runs :meth:`Tournaments.tick` every :data:`TICK_SECONDS` on the injected clock:
-it makes the site's next scheduled arena and knockout (each stored once, by its schedule slot)
-and steps each
-tournament not over whose lease it holds or may take (:func:`queries.step`: one transaction
-that takes or renews the lease, records the matches that ended, and plans the next). The lease
-lasts ``tournament_lease_seconds`` (:data:`LEASE_SECONDS` by default): when its holder dies, another process takes it over at its next
-tick after that. Then the rooms of the planned matches are made (rated, with the move clock,
-through :class:`~bidak.server.play.RoomService`), each by the code planned, so a room is never
-made twice; the players hear of their match and of the changed standings on their own bus
-channel. Coins are never read or written here.
+Every process runs :meth:`Tournaments.tick` every :data:`TICK_SECONDS` on the injected clock: it
+makes the site's next scheduled arena and knockout (each stored once, by its schedule slot) and
+steps each tournament not over whose lease it holds or may take (:func:`queries.step`: one
+transaction that takes or renews the lease, records the matches that ended, and plans the next).
+The lease lasts ``tournament_lease_seconds`` (:data:`LEASE_SECONDS` by default): when its holder
+dies, another process takes it over at its next tick after that. Then the rooms of the planned
+matches are made (rated, with the move clock, through :class:`~bidak.server.play.RoomService`),
+each by the code planned, so a room is never made twice; the players hear of their match and of
+the changed standings on their own bus channel. Coins are never read or written here.
 """
 
 from __future__ import annotations

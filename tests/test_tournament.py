@@ -205,9 +205,7 @@ def test_a_bracket_is_played_to_its_champion() -> None:
     assert [len(r) for r in bracket.rounds] == [4, 2, 1]
     assert all(s.how == "played" for r in bracket.rounds for s in r)
     assert from_json(to_json(bracket)) == bracket
-    assert places(bracket) == {"p7": 1, "p6": 2, "p4": 3, "p5": 3} | {
-        f"p{i}": 5 for i in range(4)
-    }
+    assert places(bracket) == {"p7": 1, "p6": 2, "p4": 3, "p5": 3} | {f"p{i}": 5 for i in range(4)}
 
 
 def test_a_winner_must_be_in_the_match_of_the_current_round() -> None:

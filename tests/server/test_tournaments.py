@@ -118,6 +118,11 @@ async def test_an_arena_pairs_the_free_scores_streaks_and_ends(settings: Any) ->
             await service.tick()
             final = await look(clients[0], tid)
             assert final["status"] == "finished" and final["winner"] == ids[0]
+            profile = (await clients[1].http.get(f"/api/players/{ids[0]}")).json()
+            assert [(r["id"], r["kind"], r["place"]) for r in profile["tournaments"]] == [
+                (tid, "arena", 1)
+            ]
+            assert profile["trophies"] == [{"kind": "arena", "place": 1, "count": 1}]
             late = await clients[1].http.post(f"/api/tournaments/{tid}/join")
             assert late.status_code == 200  # already in: nothing changes
             assert await coins(running, ids) == [0, 0, 0, 0]
@@ -208,6 +213,23 @@ async def test_a_knockout_by_invite_is_seeded_checked_in_and_played_out(settings
             view = await look(clients[0], tid)
             assert view["status"] == "finished" and view["winner"] == ids[3]
             assert await coins(running, ids) == [0] * 5
+
+            # Profiles: the place of each (a private knockout shows no link), and trophies
+            # for the first three.
+            places = {}
+            for i, pid in enumerate(ids):
+                profile = (await clients[0].http.get(f"/api/players/{pid}")).json()
+                [result] = profile["tournaments"]
+                assert (result["id"], result["name"], result["kind"]) == (
+                    None,
+                    "Friday",
+                    "knockout",
+                )
+                assert result["players"] == 5 and result["at"] == view["starts_at"]
+                places[i] = result["place"]
+                trophies = [(t["kind"], t["place"], t["count"]) for t in profile["trophies"]]
+                assert trophies == ([("knockout", places[i], 1)] if places[i] <= 3 else [])
+            assert places == {3: 1, 2: 2, 0: 3, 1: 3, 4: 5}
         finally:
             for client in clients:
                 await client.__aexit__(None, None, None)

@@ -169,11 +169,15 @@ def finish_tournaments(connection: Connection, me: str, others: list[str], now: 
         )
 
     def knockout(tid: str, name: str, starts: float, champion: str, private: bool) -> None:
-        bracket = new_bracket({p: 1500.0 + i for i, p in enumerate([me, *others])})
+        # The champion is seed 1 and the player, when not champion, seed 5: they meet in a
+        # semi-final. The player wins every other match.
+        ratings = {p: 1500.0 + i for i, p in enumerate(others)} | {me: 1000.0, champion: 2000.0}
+        bracket = new_bracket(ratings)
         while (number := bracket.current_round) is not None:
             for _, index, slot in bracket.playable():
                 assert slot.a is not None and slot.b is not None
-                won = champion if champion in (slot.a, slot.b) else min(slot.a, slot.b)
+                seats = (slot.a, slot.b)
+                won = champion if champion in seats else me if me in seats else min(seats)
                 bracket = advance(bracket, number, index, won)
         tournament(tid, "knockout", name, starts, bracket=to_json(bracket), private=private)
         entrants(tid, [(p, 0, 0) for p in [me, *others]])

@@ -75,6 +75,13 @@ async def test_an_arena_pairs_the_free_scores_streaks_and_ends(settings: Any) ->
             assert len(rooms) == 2 and all(v["next_match"]["started"] for v in views)
             room = await running.services.store.room(views[0]["next_match"]["room"])
             assert room is not None and room.kind == "tournament" and room.rated
+            # The matches are in the live list and in each player's history.
+            live = (await clients[0].http.get("/api/live")).json()
+            assert {(g["room"], g["kind"]) for g in live} == {(r, "tournament") for r in rooms}
+            history = (await clients[0].http.get("/api/me/matches")).json()
+            assert [(h["room"], h["kind"]) for h in history] == [
+                (views[0]["next_match"]["room"], "tournament")
+            ]
 
             # Player 0 wins three in a row (2 + 2 + 4), never against the same opponent
             # twice in a row.
@@ -123,6 +130,7 @@ async def test_an_arena_pairs_the_free_scores_streaks_and_ends(settings: Any) ->
                 (tid, "arena", 1)
             ]
             assert profile["trophies"] == [{"kind": "arena", "place": 1, "count": 1}]
+            assert len(profile["recent"]) == profile["played"] > 0  # its rated matches
             late = await clients[1].http.post(f"/api/tournaments/{tid}/join")
             assert late.status_code == 200  # already in: nothing changes
             assert await coins(running, ids) == [0, 0, 0, 0]

@@ -246,3 +246,23 @@ def test_a_profile_shows_tournament_places_and_trophies(server: Any, pages: Any)
     keep(wide, "profile-tournaments-desktop-id")
     wide.click('#tournament-results [data-tournament="ARENA1"] a')
     wide.wait_for_selector("#tour-standings")
+
+
+def test_the_sites_knockout_is_in_the_lobby_for_anyone_to_join(server: Any, pages: Any) -> None:
+    clock = ManualClock()  # 08:00 UTC: the next half-hour slot starts in 30 minutes
+    running = server(
+        clock=clock, arena_every_minutes=0, knockout_every_minutes=30, knockout_players=8
+    )
+    dana = pages.new(running.base, PHONE)
+    dana.goto("/")
+    dana.wait_for_selector("#tour-list [data-tournament]")
+    card = dana.inner_text("#tournaments-card")
+    assert "Knockout 8" in card and "Starts in 30:00" in card
+    dana.click("#tour-list [data-tournament]")
+    dana.wait_for_selector("#tour-join")
+    assert dana.query_selector("#tour-copy") is None  # the site's: no invite link to share
+    dana.click("#tour-join")
+    dana.wait_for_selector("#tour-joined")
+    assert "1 of 8 players" in dana.inner_text("#main")
+    assert untranslated(dana) == []
+    keep(dana, "tournament-site-knockout-phone")

@@ -366,6 +366,27 @@ export interface PlayerProfile {
     rating_change: number;
     at: string;
   }[];
+  tournaments: TournamentResult[];
+  trophies: Trophy[];
+}
+
+/** A finished tournament on a profile: the player's place among those who played. */
+export interface TournamentResult {
+  /** null: a player's private knockout (its id is its invite) */
+  id: string | null;
+  name: string;
+  kind: "arena" | "knockout";
+  place: number;
+  players: number;
+  /** its start, in seconds since the epoch */
+  at: number;
+}
+
+/** A cosmetic badge: a first, second or third place, and how many times. */
+export interface Trophy {
+  kind: "arena" | "knockout";
+  place: number;
+  count: number;
 }
 
 export interface ReviewDecision {

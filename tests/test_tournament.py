@@ -17,6 +17,7 @@ from bidak.tournament import (
     forfeit_absent,
     length_of_round,
     new_bracket,
+    places,
     points_for_win,
     record_result,
     seed_order,
@@ -204,6 +205,7 @@ def test_a_bracket_is_played_to_its_champion() -> None:
     assert [len(r) for r in bracket.rounds] == [4, 2, 1]
     assert all(s.how == "played" for r in bracket.rounds for s in r)
     assert from_json(to_json(bracket)) == bracket
+    assert places(bracket) == {"p7": 1, "p6": 2, "p4": 3, "p5": 3} | {f"p{i}": 5 for i in range(4)}
 
 
 def test_a_winner_must_be_in_the_match_of_the_current_round() -> None:
@@ -269,3 +271,14 @@ def test_every_bracket_match_is_accounted_for(
     losers = [s.loser for s in decided]
     assert len(losers) == len(set(losers))
     assert set(losers) | {bracket.champion} == set(ratings)
+    # Everyone has a place; one champion, one runner-up, and a place shared by n losers is
+    # n + 1 (they are the n losers of a round of n matches).
+    placed = places(bracket)
+    assert set(placed) == set(ratings)
+    counts = {place: list(placed.values()).count(place) for place in set(placed.values())}
+    assert counts[1] == 1
+    if len(ratings) >= 2:
+        assert counts[2] == 1
+    for place, count in counts.items():
+        if place > 2:
+            assert count <= place - 1

@@ -53,19 +53,30 @@ MISSES: dict[tuple[str, int], str] = {
 }
 
 
+SMOKE = "intermediate-expert"
+"""The match every run of the suite reviews: the shortest (66 decisions, a seventh of the five's),
+so a change that moves Bidak's figures away from gnubg's fails in every CI run. The other four
+are ``slow`` (deselected by default; ``pytest -m slow tests/engine/test_against_gnubg.py`` runs
+them, about five minutes of both cores: docs/analysis.md)."""
+
+
+def _review(name: str) -> MatchReview:
+    return review_mat((DATA / f"{name}.mat").read_text(), "3ply")
+
+
 @functools.cache
 def reviews() -> dict[str, MatchReview]:
-    """Every match reviewed at 3ply, on as many threads as cores (the engine's N-ply search
-    runs outside the GIL): about a minute a match, so the five at once keep the suite short."""
-    names = sorted(FIGURES)
+    """Every match but the smoke one reviewed at 3ply, on as many threads as cores (the
+    engine's N-ply search runs outside the GIL): about a minute a match."""
+    names = sorted(set(FIGURES) - {SMOKE})
     workers = max(1, min(len(names), os.cpu_count() or 1))
     with concurrent.futures.ThreadPoolExecutor(workers) as pool:
-        done = pool.map(lambda name: review_mat((DATA / f"{name}.mat").read_text(), "3ply"), names)
-        return dict(zip(names, done, strict=True))
+        return dict(zip(names, pool.map(_review, names), strict=True))
 
 
+@functools.cache
 def review_of(name: str) -> MatchReview:
-    return reviews()[name]
+    return _review(name) if name == SMOKE else reviews()[name]
 
 
 def players() -> list[Any]:
@@ -74,11 +85,12 @@ def players() -> list[Any]:
         for seat in (0, 1):
             reason = MISSES.get((name, seat))
             marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
+            if name != SMOKE:
+                marks.append(pytest.mark.slow)
             found.append(pytest.param(name, seat, id=f"{name}:{seat}", marks=marks))
     return found
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(("name", "seat"), players())
 def test_bidak_pr_lands_within_20_percent_of_gnubgs(name: str, seat: int) -> None:
     match = FIGURES[name]

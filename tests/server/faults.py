@@ -320,7 +320,11 @@ async def run(plan: Plan, folder: Path, database_url: str) -> Report:
         logs = servers.logs()
         for needle in ("Exception in ASGI application", "Traceback"):
             if logs.count(needle):
-                report.problems.append(f"{logs.count(needle)} x {needle!r} in the servers' logs")
+                at = logs.index(needle)
+                first = logs[max(0, at - 300) : at + 2500]  # what the failure says, to fix it
+                report.problems.append(
+                    f"{logs.count(needle)} x {needle!r} in the servers' logs; the first:\n{first}"
+                )
         # asyncpg's words for a connection killed in the middle of a transaction (it is still
         # reading the server's last error): counted, each is one refused transaction.
         report.figures["transactions failed by a killed connection"] = logs.count("storage failed")

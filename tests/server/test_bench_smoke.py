@@ -11,8 +11,10 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from bidak.bench.server import Think
+from bidak.bench.server import Load, Result, Tally, Think
+from bidak.bench.server.report import capacity
 from bidak.cli import app
+from bidak.cli.bench import _counts
 
 runner = CliRunner()
 
@@ -76,3 +78,33 @@ def test_bench_server_quick_mode_prints_the_pairing_time(tmp_path: Path) -> None
         assert number.match(bidak) and relay == "-", (label, bidak, relay)
     assert int(_row(result.output, "actions ")[0]) > 0
     assert _row(result.output, "errors") == ["0", "0"]
+
+
+def test_a_sweep_prints_a_row_per_count_and_the_largest_carried(tmp_path: Path) -> None:
+    args = ["bench", "server", "--sweep", "1", "--duration", "1", "--think", "0.02-0.1"]
+    result = runner.invoke(app, args, env={"COLUMNS": "160"})
+    assert result.exit_code == 0, result.output
+    summary = result.output.split("--sweep")[-1]
+    rows = [line for line in summary.splitlines() if re.match(r"^│ +\d+ ", line)]
+    assert [row.split("│")[1].strip() for row in rows] == ["1"]
+    assert re.search(r"bidak (1|none), bare relay (1|none) \(of 1\)", result.output), result.output
+    wrong = runner.invoke(app, ["bench", "server", "--sweep", "0,x"])
+    assert wrong.exit_code == 2 and "--sweep takes match counts" in wrong.output
+    assert _counts("4000,500, 1000,500") == [500, 1000, 4000], "each once, smallest first"
+
+
+def _result(matches: int, p99_ms: float, errors: int = 0) -> Result:
+    load = Load("bidak", "http://x", matches, 10.0, Think(2.0, 5.0))
+    tally = Tally(actor_ms=[1.0] * 99 + [p99_ms] * 2, opponent_ms=[1.0] * 101)
+    tally.error("setup: ConnectError", errors)
+    return Result("bidak", load, tally, None)
+
+
+def test_capacity_is_the_largest_count_carried_before_the_first_that_was_not() -> None:
+    rows = [(500, _result(500, 20.0)), (1000, _result(1000, 90.0))]
+    assert capacity(rows) == 1000
+    # A count past the first failure does not count, however lucky its run was.
+    rows += [(2000, _result(2000, 180.0)), (4000, _result(4000, 30.0))]
+    assert capacity(rows) == 1000
+    assert capacity([(500, _result(500, 101.0))]) is None
+    assert capacity([(500, _result(500, 10.0, errors=1))]) is None, "errors are not carried"

@@ -110,13 +110,18 @@ async def test_every_state_changing_route_refuses_another_sites_page(tmp_path: P
         running, victim, values = await open_site(stack, settings)
         before = database_rows(settings.database_url)
         cookie = victim.http.cookies
+        # The visitor's session, and a first visit: one client each (no answer sets a cookie,
+        # as asserted, so neither changes between requests).
+        clients = [
+            await stack.enter_async_context(httpx.AsyncClient(base_url=running.base, cookies=c))
+            for c in (cookie, None)
+        ]
         for method, template, takes_body in routes:
             path = fill(template, values)
             body = VALID_BODIES.get((method, template), {}) if takes_body else None
             for headers in foreign_headers(running):
-                for cookies in (cookie, None):  # the visitor's session, and a first visit
-                    async with httpx.AsyncClient(base_url=running.base, cookies=cookies) as http:
-                        answer = await http.request(method, path, json=body, headers=headers)
+                for http in clients:
+                    answer = await http.request(method, path, json=body, headers=headers)
                     assert answer.status_code == 403, (method, path, headers, answer.text)
                     assert answer.json()["detail"].startswith("Refused: a change must come")
                     assert "set-cookie" not in answer.headers, "no guest is made either"

@@ -18,7 +18,7 @@ from bidak.server.shared.clocks import ManualClock
 from bidak.server.shared.store.models import PlayerRow
 from bidak.server.tournaments import Tournaments
 from tests.server.backends import database_url, postgres_url
-from tests.server.harness import Client, Running, running_server, server_settings
+from tests.server.harness import Client, Running, link_addresses, running_server, server_settings
 
 __all__ = ["database_url", "postgres_url"]
 pytestmark = pytest.mark.anyio
@@ -62,6 +62,7 @@ async def test_an_arena_pairs_the_free_scores_streaks_and_ends(settings: Any) ->
             tid = await service.create_arena("Test arena", clock.now(), 30, 1, 90)
             assert tid is not None
             ids = [await me(c) for c in clients]
+            await link_addresses(running, *ids)  # so their arena matches are rated
             for client in clients:
                 joined = await client.http.post(f"/api/tournaments/{tid}/join")
                 assert joined.status_code == 200, joined.text
@@ -75,6 +76,13 @@ async def test_an_arena_pairs_the_free_scores_streaks_and_ends(settings: Any) ->
             assert len(rooms) == 2 and all(v["next_match"]["started"] for v in views)
             room = await running.services.store.room(views[0]["next_match"]["room"])
             assert room is not None and room.kind == "tournament" and room.rated
+            # The matches are in the live list and in each player's history.
+            live = (await clients[0].http.get("/api/live")).json()
+            assert {(g["room"], g["kind"]) for g in live} == {(r, "tournament") for r in rooms}
+            history = (await clients[0].http.get("/api/me/matches")).json()
+            assert [(h["room"], h["kind"]) for h in history] == [
+                (views[0]["next_match"]["room"], "tournament")
+            ]
 
             # Player 0 wins three in a row (2 + 2 + 4), never against the same opponent
             # twice in a row.
@@ -118,6 +126,12 @@ async def test_an_arena_pairs_the_free_scores_streaks_and_ends(settings: Any) ->
             await service.tick()
             final = await look(clients[0], tid)
             assert final["status"] == "finished" and final["winner"] == ids[0]
+            profile = (await clients[1].http.get(f"/api/players/{ids[0]}")).json()
+            assert [(r["id"], r["kind"], r["place"]) for r in profile["tournaments"]] == [
+                (tid, "arena", 1)
+            ]
+            assert profile["trophies"] == [{"kind": "arena", "place": 1, "count": 1}]
+            assert len(profile["recent"]) == profile["played"] > 0  # its rated matches
             late = await clients[1].http.post(f"/api/tournaments/{tid}/join")
             assert late.status_code == 200  # already in: nothing changes
             assert await coins(running, ids) == [0, 0, 0, 0]
@@ -208,6 +222,23 @@ async def test_a_knockout_by_invite_is_seeded_checked_in_and_played_out(settings
             view = await look(clients[0], tid)
             assert view["status"] == "finished" and view["winner"] == ids[3]
             assert await coins(running, ids) == [0] * 5
+
+            # Profiles: the place of each (a private knockout shows no link), and trophies
+            # for the first three.
+            places = {}
+            for i, pid in enumerate(ids):
+                profile = (await clients[0].http.get(f"/api/players/{pid}")).json()
+                [result] = profile["tournaments"]
+                assert (result["id"], result["name"], result["kind"]) == (
+                    None,
+                    "Friday",
+                    "knockout",
+                )
+                assert result["players"] == 5 and result["at"] == view["starts_at"]
+                places[i] = result["place"]
+                trophies = [(t["kind"], t["place"], t["count"]) for t in profile["trophies"]]
+                assert trophies == ([("knockout", places[i], 1)] if places[i] <= 3 else [])
+            assert places == {3: 1, 2: 2, 0: 3, 1: 3, 4: 5}
         finally:
             for client in clients:
                 await client.__aexit__(None, None, None)
@@ -245,7 +276,7 @@ async def test_the_site_schedule_makes_each_arena_once_and_a_thin_knockout_is_ca
         )
         # The loop's first tick made the next hour's arena; another process tries the same
         # slot: nothing more is stored.
-        assert await twin.schedule() is None
+        assert await twin.schedule() == []
         listed = (await alone.http.get("/api/tournaments")).json()
         assert len(listed["tournaments"]) == 1
         assert listed["tournaments"][0]["starts_at"] == clock.now() + 3600
@@ -262,3 +293,48 @@ async def test_the_site_schedule_makes_each_arena_once_and_a_thin_knockout_is_ca
         await clock.advance(61)
         await services.tournaments.step(knockout)
         assert (await look(alone, knockout))["status"] == "cancelled"
+
+
+async def test_the_site_schedules_public_knockouts_that_anyone_joins_from_the_lobby(
+    database_url: str, tmp_path: Path
+) -> None:
+    settings = server_settings(
+        tmp_path,
+        database_url=database_url,
+        arena_every_minutes=0,
+        knockout_every_minutes=360,
+        knockout_players=8,
+        knockout_length=5,
+        knockout_round_minutes=20,
+    )
+    clock = ManualClock(1_800_000_000.0)  # 08:00 UTC: the next slot of six hours is 12:00
+    async with running_server(settings, clock) as running:
+        services = running.services
+        await services.tournaments.stop()
+        twin = Tournaments(
+            services.db, services.rooms, services.bus, clock, services.settings, owner="twin"
+        )
+        await services.tournaments.schedule()  # unless the loop's first tick made it
+        assert await twin.schedule() == []  # another process: the slot has its knockout
+        clients = [Client(running) for _ in range(4)]
+        for client in clients:
+            await client.__aenter__()
+        try:
+            listed = (await clients[0].http.get("/api/tournaments")).json()["tournaments"]
+            assert [(t["kind"], t["length"]) for t in listed] == [("knockout", 5)]
+            assert listed[0]["starts_at"] == clock.now() + 4 * 3600
+            tid = listed[0]["id"]
+            for client in clients:
+                assert (await client.http.post(f"/api/tournaments/{tid}/join")).status_code == 200
+            await clock.advance(4 * 3600)
+            await services.tournaments.tick()
+            seen = await look(clients[0], tid)
+            assert seen["status"] == "running"
+            # The next slot's knockout is made once the clock is past this one's start.
+            later = (await clients[0].http.get("/api/tournaments")).json()["tournaments"]
+            assert [t["starts_at"] for t in later if t["status"] == "open"] == [
+                clock.now() + 6 * 3600
+            ]
+        finally:
+            for client in clients:
+                await client.__aexit__(None, None, None)

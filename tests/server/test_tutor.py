@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bidak.server.analysis.schemas import TUTOR_LOSS
+from bidak.training import cube_loss
 from tests.server.harness import Client, friend_room, running_server, server_settings
 
 pytestmark = pytest.mark.anyio
@@ -59,3 +60,47 @@ async def test_the_tutor_is_for_your_own_practice_table(tmp_path: Path) -> None:
         room, _ = await friend_room(alice, bob, length=1)
         answer = await alice.http.post(f"/api/rooms/{room['code']}/tutor", json={"steps": []})
         assert answer.status_code == 403
+
+
+async def test_the_tutor_warns_for_a_cube_blunder_and_not_for_the_right_action(
+    tmp_path: Path,
+) -> None:
+    async with running_server(server_settings(tmp_path)) as running, Client(running) as guest:
+        room = (
+            await guest.http.post(
+                "/api/rooms", json={"kind": "practice", "length": 7, "level": "beginner"}
+            )
+        ).json()
+        code = room["code"]
+        await guest.join(code)
+        for _ in range(30):  # until a cube decision whose wrong answer is a blunder
+            while guest.table is None or not {"play", "double"} & set(guest.table["allowed"]):
+                await guest.receive()
+            hint = await guest.http.get(f"/api/rooms/{code}/hint", params={"level": "1ply"})
+            assert hint.status_code == 200, hint.text
+            advice = hint.json()["hint"]
+            if advice["kind"] == "cube":
+                figures = (advice["no_double"], advice["double_take"], advice["double_pass"])
+                losses = {c: cube_loss("doubler", c, *figures) for c in ("double", "no_double")}
+                right = "double" if advice["should_double"] else "no_double"
+                wrong = "no_double" if right == "double" else "double"
+                if losses[wrong] > TUTOR_LOSS:
+                    break
+                await guest.act({"type": "roll"})
+            else:
+                await guest.act(
+                    {"type": "play", "steps": [s[:2] for s in advice["candidates"][0]["steps"]]}
+                )
+            guest.table = None
+        else:
+            pytest.fail("no cube blunder to warn about in 30 turns")
+        url = f"/api/rooms/{code}/tutor"
+        warned = (await guest.http.post(url, json={"cube": wrong})).json()
+        assert warned["warn"] is True and warned["best"] == right
+        assert warned["loss"] == pytest.approx(losses[wrong], abs=1e-6)
+        fine = (await guest.http.post(url, json={"cube": right})).json()
+        assert fine["warn"] is False and fine["loss"] == pytest.approx(0, abs=1e-9)
+        # a taker's answer is no question for the player on roll; nor is one of each
+        assert (await guest.http.post(url, json={"cube": "take"})).status_code == 409
+        both = await guest.http.post(url, json={"cube": right, "steps": []})
+        assert both.status_code == 422

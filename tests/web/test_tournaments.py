@@ -4,6 +4,7 @@ bracket (seeds, byes) once it starts; in id, en and fi, at phone and desktop siz
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
@@ -13,9 +14,13 @@ from sqlalchemy.engine import Connection
 
 from bidak.match import ForfeitMatch
 from bidak.server.shared.clocks import ManualClock
-from bidak.server.shared.store.models import TournamentRow
+from bidak.server.shared.store.models import EntrantRow, TournamentRow
+from bidak.server.shared.store.rows import insert_rows
+from bidak.tournament import advance, new_bracket
+from bidak.tournament.knockout import to_json
 from tests.web.conftest import DESKTOP, PHONE, screenshot
 from tests.web.helpers import set_language, untranslated
+from tests.web.layout import layout_problems
 
 
 def keep(page: Any, name: str) -> None:
@@ -118,3 +123,146 @@ def test_a_knockout_of_ones_own_shows_its_link_then_its_bracket(server: Any, pag
     set_language(wide, "id")
     assert untranslated(wide) == []
     keep(wide, "tournament-bracket-desktop-id")
+
+
+def finish_tournaments(connection: Connection, me: str, others: list[str], now: float) -> None:
+    """Tournaments that ended, as their runners leave them: two arenas (the player first, then
+    second), a knockout of friends the player won, a site knockout they lost in the semi-final,
+    and an arena far down the table (no trophy)."""
+
+    def tournament(tid: str, kind: str, name: str, starts: float, **extra: Any) -> None:
+        insert_rows(
+            connection,
+            [
+                TournamentRow(
+                    id=tid,
+                    kind=kind,
+                    name=name,
+                    created_at=datetime.now(UTC),
+                    starts_at=starts,
+                    lengths={"rounds": [3]},
+                    move_seconds=30,
+                    max_players=16,
+                    status="finished",
+                    **extra,
+                )
+            ],
+        )
+
+    def entrants(tid: str, table: list[tuple[str, int, int]]) -> None:
+        insert_rows(
+            connection,
+            [
+                EntrantRow(
+                    tournament_id=tid,
+                    player_id=p,
+                    rating=1500.0,
+                    joined_at=now,
+                    score=score,
+                    streak=0,
+                    wins=wins,
+                    played=wins + 1,
+                    paused=False,
+                )
+                for p, score, wins in table
+            ],
+        )
+
+    def knockout(tid: str, name: str, starts: float, champion: str, private: bool) -> None:
+        # The champion is seed 1 and the player, when not champion, seed 5: they meet in a
+        # semi-final. The player wins every other match.
+        ratings = {p: 1500.0 + i for i, p in enumerate(others)} | {me: 1000.0, champion: 2000.0}
+        bracket = new_bracket(ratings)
+        while (number := bracket.current_round) is not None:
+            for _, index, slot in bracket.playable():
+                assert slot.a is not None and slot.b is not None
+                seats = (slot.a, slot.b)
+                won = champion if champion in seats else me if me in seats else min(seats)
+                bracket = advance(bracket, number, index, won)
+        tournament(tid, "knockout", name, starts, bracket=to_json(bracket), private=private)
+        entrants(tid, [(p, 0, 0) for p in [me, *others]])
+
+    day = 86400
+    tournament("ARENA1", "arena", "Arena 30", now - 1 * day, ends_at=now - day + 1800)
+    entrants("ARENA1", [(me, 14, 5), (others[0], 8, 4), (others[1], 4, 2), (others[2], 0, 0)])
+    knockout("CUP1", "Friday night cup with the whole office", now - 2 * day, me, True)
+    tournament("ARENA2", "arena", "Arena 60", now - 3 * day, ends_at=now - 3 * day + 3600)
+    entrants("ARENA2", [(others[0], 12, 5), (me, 10, 4), (others[1], 2, 1)])
+    knockout("SITE1", "Knockout 16", now - 4 * day, others[0], False)
+    tournament("ARENA3", "arena", "Arena 30", now - 5 * day, ends_at=now - 5 * day + 1800)
+    entrants("ARENA3", [(others[i], 20 - i, 5) for i in range(4)] + [(me, 2, 1)])
+
+
+def test_a_profile_shows_tournament_places_and_trophies(server: Any, pages: Any) -> None:
+    clock = ManualClock()
+    running = server(clock=clock, arena_every_minutes=0)
+    alice = pages.new(running.base, PHONE)
+    alice.goto("/")
+    me = alice.evaluate("() => fetch('/api/me').then((r) => r.json())")["id"]
+    others = []
+    for _ in range(4):
+        with httpx.Client(base_url=running.base, headers={"Origin": running.base}) as guest:
+            others.append(guest.get("/api/me").json()["id"])
+    write = partial(finish_tournaments, me=me, others=others, now=clock.now())
+    running.call(lambda: running.services.db.write(write))
+
+    alice.goto(f"/#/player/{me}")
+    alice.wait_for_selector("#tournament-results")
+    trophies = [t.get_attribute("data-trophy") for t in alice.query_selector_all("#trophies li")]
+    assert trophies == ["arena-1", "knockout-1", "arena-2", "knockout-3"]
+    lines = alice.query_selector_all("#tournament-results li")
+    assert [line.get_attribute("data-tournament") for line in lines] == [
+        "ARENA1",
+        "",  # a private knockout: its id is its invite, so no link
+        "ARENA2",
+        "SITE1",
+        "ARENA3",
+    ]
+    places = [line.inner_text().split("\n")[-1] for line in lines]
+    assert places == [
+        "Place 1 of 4",
+        "Place 1 of 5",
+        "Place 2 of 3",
+        "Place 3 of 5",
+        "Place 5 of 5",
+    ]
+    assert untranslated(alice) == []
+    problems, _ = layout_problems(alice, [])
+    assert problems == []
+    alice.locator("#profile-tournaments").scroll_into_view_if_needed()
+    keep(alice, "profile-tournaments-phone")
+    for code in ("id", "fi"):
+        set_language(alice, code)
+        assert untranslated(alice) == []
+        problems, _ = layout_problems(alice, [])
+        assert problems == [], code
+    keep(alice, "profile-tournaments-phone-fi")
+
+    wide = pages.new(running.base, DESKTOP)
+    wide.goto(f"/#/player/{me}")
+    wide.wait_for_selector("#tournament-results")
+    set_language(wide, "id")
+    assert untranslated(wide) == []
+    keep(wide, "profile-tournaments-desktop-id")
+    wide.click('#tournament-results [data-tournament="ARENA1"] a')
+    wide.wait_for_selector("#tour-standings")
+
+
+def test_the_sites_knockout_is_in_the_lobby_for_anyone_to_join(server: Any, pages: Any) -> None:
+    clock = ManualClock()  # 08:00 UTC: the next half-hour slot starts in 30 minutes
+    running = server(
+        clock=clock, arena_every_minutes=0, knockout_every_minutes=30, knockout_players=8
+    )
+    dana = pages.new(running.base, PHONE)
+    dana.goto("/")
+    dana.wait_for_selector("#tour-list [data-tournament]")
+    card = dana.inner_text("#tournaments-card")
+    assert "Knockout 8" in card and "Starts in 30:00" in card
+    dana.click("#tour-list [data-tournament]")
+    dana.wait_for_selector("#tour-join")
+    assert dana.query_selector("#tour-copy") is None  # the site's: no invite link to share
+    dana.click("#tour-join")
+    dana.wait_for_selector("#tour-joined")
+    assert "1 of 8 players" in dana.inner_text("#main")
+    assert untranslated(dana) == []
+    keep(dana, "tournament-site-knockout-phone")

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from bidak.cli.errors import friendly
+
+if TYPE_CHECKING:
+    from bidak.bench.server import Think
 
 app = typer.Typer(help="Benchmarks, each next to a reference measured in the same run.")
 console = Console()
@@ -153,6 +156,13 @@ def server(
             file_okay=False,
         ),
     ] = None,
+    sweep: Annotated[
+        str | None,
+        typer.Option(
+            help="match counts to run one after the other, e.g. 500,1000,2000,4000: a row"
+            " each, and the largest count whose p99 stayed within 100 ms (replaces --matches)",
+        ),
+    ] = None,
 ) -> None:
     """Scripted matches over real WebSockets: actions/s and action-to-broadcast latency, next to
     a bare WebSocket relay with the same connections and pace."""
@@ -160,9 +170,13 @@ def server(
 
     try:
         pace = Think.parse(think)
+        counts = _counts(sweep) if sweep is not None else [matches]
     except ValueError as invalid:
         console.print(f"[bold red]error:[/] {invalid}")
         raise typer.Exit(2) from None
+    if sweep is not None and keep is not None:
+        console.print("[bold red]error:[/] --keep keeps one run's files: leave it out of a sweep")
+        raise typer.Exit(2)
     if keep is not None:
         problem = None
         if url is not None:
@@ -173,6 +187,9 @@ def server(
             console.print(f"[bold red]error:[/] {problem}")
             raise typer.Exit(2)
         keep.mkdir(parents=True, exist_ok=True)
+    if sweep is not None:
+        _sweep(counts, duration, pace, url, workers, deflate, server_workers, bus_url)
+        return
     results = run(
         matches,
         duration,
@@ -191,3 +208,56 @@ def server(
         if result.tally.errors:
             kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(result.tally.errors.items()))
             console.print(f"{result.name} errors: {kinds}")
+
+
+def _counts(text: str) -> list[int]:
+    """``500,1000,2000``: match counts, each at least 1, in increasing order."""
+    try:
+        counts = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise ValueError(f"--sweep takes match counts like 500,1000,2000, not {text!r}") from None
+    if not counts or min(counts) < 1:
+        raise ValueError(f"--sweep takes match counts of at least 1, not {text!r}")
+    return sorted(set(counts))
+
+
+def _sweep(
+    counts: list[int],
+    duration: float,
+    pace: Think,
+    url: str | None,
+    workers: int | None,
+    deflate: bool,
+    server_workers: int,
+    bus_url: str | None,
+) -> None:
+    """One run of Bidak and the relay per count (a fresh server each), then the table."""
+    import os
+
+    from bidak.bench.server import run
+    from bidak.bench.server.report import CAPACITY_P99_MS, capacity, sweep_table
+
+    rows = []
+    for count in counts:
+        bidak, relay = run(
+            count,
+            duration,
+            pace,
+            url=url,
+            workers=workers,
+            deflate=deflate,
+            server_workers=server_workers,
+            bus_url=bus_url,
+            progress=lambda text: console.print(f"[dim]{text}[/dim]"),
+        )
+        rows.append((count, bidak, relay))
+        console.print(sweep_table(rows[-1:]))
+    console.print(sweep_table(rows))
+    carried = capacity([(count, bidak) for count, bidak, _ in rows])
+    relay_carried = capacity([(count, relay) for count, _, relay in rows])
+    load = ", ".join(f"{figure:.2f}" for figure in os.getloadavg())
+    console.print(
+        f"largest count with p99 ≤ {CAPACITY_P99_MS:.0f} ms: bidak {carried or 'none'},"
+        f" bare relay {relay_carried or 'none'} (of {', '.join(map(str, counts))});"
+        f" load average now {load}"
+    )

@@ -23,6 +23,7 @@ from bidak.tournament.knockout import (
     forfeit_absent,
     length_of_round,
     new_bracket,
+    places,
     seed_order,
 )
 
@@ -37,6 +38,7 @@ __all__ = [
     "forfeit_absent",
     "length_of_round",
     "new_bracket",
+    "places",
     "points_for_win",
     "record_result",
     "seed_order",

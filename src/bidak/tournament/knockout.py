@@ -165,6 +165,21 @@ def forfeit_absent(bracket: Bracket, present: Collection[str], started: Collecti
     return bracket
 
 
+def places(bracket: Bracket) -> dict[str, int]:
+    """Where each player finished, as far as the bracket is decided: the champion 1, the loser
+    of the final 2, of a semi-final 3 (shared), of a quarter-final 5, and so on (a loser of a
+    round of ``n`` matches places ``n + 1``). A player still in, or given a bye into a round not
+    played yet, has no place."""
+    found: dict[str, int] = {}
+    for slots in bracket.rounds:
+        for slot in slots:
+            if slot.loser is not None:
+                found[slot.loser] = len(slots) + 1
+    if bracket.champion is not None:
+        found[bracket.champion] = 1
+    return found
+
+
 def to_json(bracket: Bracket) -> dict[str, Any]:
     return {
         "seeds": list(bracket.seeds),

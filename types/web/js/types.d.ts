@@ -368,6 +368,27 @@ export interface PlayerProfile {
     rating_change: number;
     at: string;
   }[];
+  tournaments: TournamentResult[];
+  trophies: Trophy[];
+}
+
+/** A finished tournament on a profile: the player's place among those who played. */
+export interface TournamentResult {
+  /** null: a player's private knockout (its id is its invite) */
+  id: string | null;
+  name: string;
+  kind: "arena" | "knockout";
+  place: number;
+  players: number;
+  /** its start, in seconds since the epoch */
+  at: number;
+}
+
+/** A cosmetic badge: a first, second or third place, and how many times. */
+export interface Trophy {
+  kind: "arena" | "knockout";
+  place: number;
+  count: number;
 }
 
 export interface ReviewDecision {
@@ -704,7 +725,46 @@ export interface DrillVerdict {
   summary: TrainingSummary;
 }
 
-/** The tutor's answer about a play about to be sent (practice tables). */
+export interface PuzzleSummary {
+  rating: number;
+  deviation: number;
+  answered: number;
+  right: number;
+  shared: boolean;
+  themes: Record<string, number>;
+}
+
+export interface Puzzle {
+  id: number;
+  kind: "checker" | "cube";
+  seat: number;
+  xgid: string;
+  phase: string;
+  theme: string;
+  rating: number;
+  dice: number[] | null;
+  legal_plays: DrillPlay[] | null;
+  decider: "doubler" | "taker" | null;
+}
+
+export interface NextPuzzle {
+  puzzle: Puzzle | null;
+  summary: PuzzleSummary;
+}
+
+export interface PuzzleVerdict {
+  puzzle_id: number;
+  right: boolean;
+  loss: number;
+  best: string;
+  rating_before: number;
+  rating: number;
+  puzzle_rating_before: number;
+  puzzle_rating: number;
+  repeated: boolean;
+}
+
+/** The tutor's answer about a play or a double about to be sent (practice tables). */
 export interface TutorAdvice {
   version: number;
   loss: number;

@@ -55,3 +55,54 @@ def results_table(results: list[Result]) -> Table:
     for label, cell in rows:
         table.add_row(label, *(cell(result) for result in results))
     return table
+
+
+CAPACITY_P99_MS = 100.0
+"""The latency a crowd may see at most for a match count to count as carried (issue 22)."""
+
+
+def worst_p99(result: Result) -> float:
+    """The larger of the actor's and the opponent's p99, in ms (NaN: nothing was timed)."""
+    return max(quantile(result.tally.actor_ms, 0.99), quantile(result.tally.opponent_ms, 0.99))
+
+
+def capacity(rows: list[tuple[int, Result]], bound_ms: float = CAPACITY_P99_MS) -> int | None:
+    """The largest match count whose run kept p99 within ``bound_ms`` with no errors, when every
+    smaller count measured kept it too (a count past the first failure does not count: the
+    machine was luckier, not the server better); None when the smallest did not."""
+    carried = None
+    for matches, result in sorted(rows, key=lambda row: row[0]):
+        p99 = worst_p99(result)
+        if math.isnan(p99) or p99 > bound_ms or any(result.tally.errors.values()):
+            break
+        carried = matches
+    return carried
+
+
+def sweep_table(rows: list[tuple[int, Result, Result]]) -> Table:
+    """One row per match count: Bidak's figures next to the relay's at the same count."""
+    table = Table(
+        "matches",
+        "actions/s",
+        "p50 ms",
+        "p99 ms",
+        "relay p99 ms",
+        "loop stall ms",
+        "server CPU",
+        "relay CPU",
+        "errors",
+        title=f"bidak bench server --sweep (carried: p99 ≤ {CAPACITY_P99_MS:.0f} ms)",
+    )
+    for matches, bidak, relay in rows:
+        table.add_row(
+            str(matches),
+            f"{bidak.tally.actions / bidak.load.duration:.1f}",
+            f"{quantile(bidak.tally.opponent_ms, 0.50):.1f}",
+            f"{worst_p99(bidak):.1f}",
+            f"{worst_p99(relay):.1f}",
+            _ms(bidak.loop_stall),
+            "-" if bidak.server_cpu is None else f"{bidak.server_cpu:.0%}",
+            "-" if relay.server_cpu is None else f"{relay.server_cpu:.0%}",
+            str(sum(bidak.tally.errors.values())),
+        )
+    return table

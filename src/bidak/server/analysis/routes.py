@@ -16,10 +16,10 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query
 
-from bidak.engine.hints import PlayHint, state_hint
+from bidak.engine.hints import CubeHint, PlayHint, state_hint
 from bidak.engine.review import review_match
 from bidak.errors import BidakError, IllegalPlay
-from bidak.match import Phase, Player, event_from_json, state_from_json
+from bidak.match import MatchState, Phase, Player, event_from_json, state_from_json
 from bidak.rules import find_play
 from bidak.server.accounts import PlayerDep
 from bidak.server.analysis.analyst import Busy
@@ -29,6 +29,7 @@ from bidak.server.community import record_review
 from bidak.server.play import RoomError, RoomKind, is_bot_seat, seat_of
 from bidak.server.shared.deps import too_soon
 from bidak.server.training import bank_review
+from bidak.training import cube_loss
 
 router = APIRouter(tags=["analysis"])
 
@@ -80,9 +81,9 @@ async def hint(code: str, player: PlayerDep, services: AnalysisDep, ply: PlyQuer
 async def tutor(
     code: str, body: TutorAsk, player: PlayerDep, services: AnalysisDep, ply: PlyQuery = "1ply"
 ) -> TutorAdvice:
-    """Tutor mode (practice only): what the play about to be sent gives up, and whether the
-    table should warn before sending it. Asking sends nothing; the review counts the play that
-    is sent, whichever it is."""
+    """Tutor mode (practice only): what the play or cube decision about to be sent gives up,
+    and whether the table should warn before sending it. Asking sends nothing; the review counts
+    what is sent, whichever it is."""
     try:
         room = await services.rooms.room(code)
     except RoomError as error:
@@ -93,10 +94,14 @@ async def tutor(
     if room.match_id is None:
         raise HTTPException(409, "The match has not started")
     state = (await services.rooms.live(room.match_id)).state
+    if (body.steps is None) == (body.cube is None):
+        raise HTTPException(422, "Ask about a play (steps) or a cube decision (cube), one of them")
+    if body.cube is not None:
+        return await _tutor_cube(state, seat, body.cube, player.id, services, ply)
     if state.turn is not seat or state.phase is not Phase.MOVE or state.dice is None:
         raise HTTPException(409, "There is no play of yours to advise on right now")
     try:
-        chosen = find_play(state.position, state.dice, [(s, e) for s, e in body.steps])
+        chosen = find_play(state.position, state.dice, [(s, e) for s, e in body.steps or []])
     except IllegalPlay as error:
         raise HTTPException(422, str(error)) from None
     limits = services.limits
@@ -117,6 +122,52 @@ async def tutor(
         threshold=TUTOR_LOSS,
         best=advice.best.notation,
         level=advice.ply,
+    )
+
+
+async def _tutor_cube(
+    state: MatchState,
+    seat: Player,
+    choice: str,
+    player_id: str,
+    services: AnalysisServices,
+    ply: str,
+) -> TutorAdvice:
+    """The tutor on a cube decision: the doubler's (double, or roll: no_double) before a roll
+    when the cube is theirs to turn, the taker's (take, drop) when a double is pending."""
+    doubler = state.phase is Phase.ROLL and state.turn is seat
+    taker = state.phase is Phase.DOUBLED and state.turn is not seat
+    wanted = ("double", "no_double") if doubler else ("take", "drop") if taker else ()
+    if choice not in wanted:
+        raise HTTPException(409, "There is no such cube decision of yours right now")
+    limits = services.limits
+    too_soon(await limits.wait(limits.hints, player_id, services.clock.now()), "hints")
+    try:
+        advice = await services.hints.run(partial(state_hint, state, ply))
+    except Busy as error:
+        raise _busy(error) from None
+    except BidakError as error:
+        raise HTTPException(409, str(error)) from None
+    if not isinstance(advice, CubeHint) or not advice.available:
+        raise HTTPException(409, "There is no cube decision of yours to advise on right now")
+    verdict = advice.verdict
+    loss = max(
+        cube_loss(
+            "doubler" if doubler else "taker",
+            choice,
+            verdict.no_double,
+            verdict.double_take,
+            verdict.double_pass,
+        ),
+        0.0,
+    )
+    return TutorAdvice(
+        version=state.version,
+        loss=loss,
+        warn=loss > TUTOR_LOSS,
+        threshold=TUTOR_LOSS,
+        best=advice.right_action,
+        level=verdict.ply,
     )
 
 

@@ -173,19 +173,23 @@ class Review(_Exact):
 
 
 TUTOR_LOSS = 0.08
-"""The tutor warns before a play that gives up more than this (the review's blunder band)."""
+"""The tutor warns before a play or cube decision that gives up more than this (the review's
+blunder band)."""
 
 
 class TutorAsk(_Exact):
-    steps: list[Annotated[list[int], Field(min_length=2, max_length=2)]] = Field(
-        max_length=4, description="the play about to be sent: [start, end] steps, any order"
+    steps: list[Annotated[list[int], Field(min_length=2, max_length=2)]] | None = Field(
+        None, max_length=4, description="the play about to be sent: [start, end] steps, any order"
+    )
+    cube: Literal["double", "no_double", "take", "drop"] | None = Field(
+        None, description="or the cube decision about to be sent (no_double: rolling instead)"
     )
 
 
 class TutorAdvice(_Exact):
     version: int = Field(description="the match version the advice is for")
-    loss: float = Field(description="the equity the play gives up against the engine's best")
+    loss: float = Field(description="the equity the choice gives up against the engine's best")
     warn: bool = Field(description=f"true: it gives up more than {TUTOR_LOSS}")
     threshold: float
-    best: str = Field(description="the engine's best play")
+    best: str = Field(description="the engine's best play, or its cube action (double, take...)")
     level: str

@@ -11,18 +11,24 @@ from sqlalchemy.engine import Connection
 
 from bidak.server.play import RoomKind
 from bidak.server.shared.store.models import (
+    EntrantRow,
     MatchRow,
     PlayerRow,
     RatedMatchRow,
     ReviewedRow,
     RoomRow,
+    TournamentRow,
 )
+from bidak.tournament import places
+from bidak.tournament.knockout import from_json
 
 _PLAYERS = cast(Table, PlayerRow.__table__)
 _RATED = cast(Table, RatedMatchRow.__table__)
 _REVIEWED = cast(Table, ReviewedRow.__table__)
 _ROOMS = cast(Table, RoomRow.__table__)
 _MATCHES = cast(Table, MatchRow.__table__)
+_TOURNAMENTS = cast(Table, TournamentRow.__table__)
+_ENTRANTS = cast(Table, EntrantRow.__table__)
 # Built once: an ``in_`` of a list built per call leaves a reference cycle behind
 # (docs/architecture.md, "Storage").
 _NAMES = select(_PLAYERS.c.id, _PLAYERS.c.name).where(
@@ -54,6 +60,24 @@ class RatedLine:
 
 
 @dataclass(frozen=True)
+class TournamentLine:
+    """One finished tournament in a profile: where the player finished, among how many."""
+
+    tournament_id: str | None
+    """None for a player's private knockout (its id is its invite)."""
+    name: str
+    kind: str
+    place: int
+    players: int
+    at: float
+    """Its start (epoch seconds)."""
+
+
+TROPHY_PLACES = 3
+"""The places that win a trophy (a cosmetic badge on the profile): the first three."""
+
+
+@dataclass(frozen=True)
 class Profile:
     """What a player's public profile shows."""
 
@@ -69,6 +93,10 @@ class Profile:
     recent: list[RatedLine]
     average_pr: float | None
     reviewed: int
+    tournaments: list[TournamentLine]
+    """The finished tournaments the player played in, newest first."""
+    trophies: dict[tuple[str, int], int]
+    """(kind, place) -> how many times: the first three places of every finished tournament."""
 
 
 def profile(connection: Connection, player_id: str, recent: int = 20) -> Profile | None:
@@ -126,7 +154,87 @@ def profile(connection: Connection, player_id: str, recent: int = 20) -> Profile
         lines,
         None if pr[0] is None else float(pr[0]),
         int(pr[1]),
+        *tournament_results(connection, player_id, recent),
     )
+
+
+def tournament_results(
+    connection: Connection, player_id: str, recent: int = 20
+) -> tuple[list[TournamentLine], dict[tuple[str, int], int]]:
+    """The player's finished tournaments (the ``recent`` last ones) and their trophies (over
+    all of them). An arena's place is the standings' rank (score, then wins; equal ones share
+    it), counted among those who played; a knockout's comes from its bracket
+    (:func:`bidak.tournament.places`). An arena the player joined but never played in is no
+    result."""
+    me = _ENTRANTS.alias("me")
+    other = _ENTRANTS.alias("other")
+    better = (
+        select(func.count())
+        .select_from(other)
+        .where(
+            other.c.tournament_id == me.c.tournament_id,
+            other.c.played > 0,
+            or_(
+                other.c.score > me.c.score,
+                and_(other.c.score == me.c.score, other.c.wins > me.c.wins),
+            ),
+        )
+        .scalar_subquery()
+    )
+    field = (
+        select(func.count())
+        .select_from(other)
+        .where(other.c.tournament_id == me.c.tournament_id, other.c.played > 0)
+        .scalar_subquery()
+    )
+    rows = connection.execute(
+        select(
+            _TOURNAMENTS.c.id,
+            _TOURNAMENTS.c.name,
+            _TOURNAMENTS.c.kind,
+            _TOURNAMENTS.c.private,
+            _TOURNAMENTS.c.starts_at,
+            _TOURNAMENTS.c.bracket,
+            better.label("better"),
+            field.label("field"),
+        )
+        .select_from(me.join(_TOURNAMENTS, _TOURNAMENTS.c.id == me.c.tournament_id))
+        .where(
+            me.c.player_id == player_id,
+            _TOURNAMENTS.c.status == "finished",
+            or_(_TOURNAMENTS.c.kind != "arena", me.c.played > 0),
+        )
+        .order_by(_TOURNAMENTS.c.starts_at.desc(), _TOURNAMENTS.c.id)
+        .limit(500)
+    ).all()
+    lines: list[TournamentLine] = []
+    for row in rows:
+        if row.kind == "arena":
+            place, players = int(row.better) + 1, int(row.field)
+        else:
+            if row.bracket is None:
+                continue
+            bracket = from_json(row.bracket)
+            found = places(bracket).get(player_id)
+            if found is None:
+                continue
+            place, players = found, len(bracket.seeds)
+        lines.append(
+            TournamentLine(
+                None if row.private else row.id,
+                row.name,
+                row.kind,
+                place,
+                players,
+                float(row.starts_at),
+            )
+        )
+    trophies: dict[tuple[str, int], int] = {}
+    for line in lines:
+        if line.place <= TROPHY_PLACES:
+            key = (line.kind, line.place)
+            trophies[key] = trophies.get(key, 0) + 1
+    return lines[:recent], trophies
 
 
 def _active_players() -> Any:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from functools import partial
+from typing import Any, Literal, cast
 
 from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field
@@ -30,6 +31,21 @@ class RecentMatch(BaseModel):
     review: str = Field(description="the match's review page")
 
 
+class TournamentResult(BaseModel):
+    id: str | None = Field(description="the tournament's page /#/t/<id>; null: a private one")
+    name: str
+    kind: Literal["arena", "knockout"]
+    place: int = Field(description="1 the winner; equal places are shared")
+    players: int
+    at: float = Field(description="its start, in seconds since the epoch")
+
+
+class Trophy(BaseModel):
+    kind: Literal["arena", "knockout"]
+    place: int = Field(description="1, 2 or 3")
+    count: int
+
+
 class ProfileOut(BaseModel):
     id: str
     name: str
@@ -42,6 +58,12 @@ class ProfileOut(BaseModel):
     recent: list[RecentMatch] = Field(description="the last 20 rated matches, newest first")
     average_pr: float | None = Field(description="over the reviewed matches; null before any")
     reviewed: int
+    tournaments: list[TournamentResult] = Field(
+        description="the last 20 finished tournaments played, newest first"
+    )
+    trophies: list[Trophy] = Field(
+        description="cosmetic badges: the first three places of all finished tournaments"
+    )
 
 
 class Leader(BaseModel):
@@ -115,6 +137,23 @@ async def profile(player_id: str, services: SharedDep) -> ProfileOut:
         ],
         average_pr=None if found.average_pr is None else round(found.average_pr, 2),
         reviewed=found.reviewed,
+        tournaments=[
+            TournamentResult(
+                id=line.tournament_id,
+                name=line.name,
+                kind=cast(Any, line.kind),
+                place=line.place,
+                players=line.players,
+                at=line.at,
+            )
+            for line in found.tournaments
+        ],
+        trophies=[
+            Trophy(kind=cast(Any, kind), place=place, count=count)
+            for (kind, place), count in sorted(
+                found.trophies.items(), key=lambda item: (item[0][1], item[0][0])
+            )
+        ],
     )
 
 

@@ -115,6 +115,21 @@ class Settings(BaseSettings):
     """The match length of site arenas."""
     arena_move_seconds: Literal[30, 45, 90] = 30
     """A site arena's move clock."""
+    knockout_every_minutes: int = Field(default=0, ge=0, le=7 * 24 * 60)
+    """The site's knockout schedule: one public knockout starts every so many minutes, on the
+    clock (0: none, the default). Each appears in the lobby one period before it starts, and
+    players join it there; fewer than 4 at its start cancel it."""
+    knockout_players: Literal[4, 8, 16, 32, 64] = 16
+    """How many players a site knockout takes at most."""
+    knockout_length: Literal[3, 5, 7, 9, 11] = 3
+    """The match length of a site knockout's rounds."""
+    knockout_round_minutes: int = Field(default=30, ge=1, le=24 * 60)
+    """A site knockout round's deadline, after its start (the absent then forfeit)."""
+    knockout_move_seconds: Literal[30, 45, 90] = 45
+    """A site knockout's move clock."""
+    tournament_lease_seconds: float = Field(default=10.0, ge=1.0, le=600.0)
+    """How long a process holds a tournament without renewing it: when it dies, another
+    process takes its tournaments over after this long (it renews every second)."""
     instance_id: str = ""
     """A name for this process in logs (several processes may share a database and a bus)."""
     sweep_seconds: float = Field(default=5.0, gt=0.0, le=600.0)

@@ -1,14 +1,14 @@
 """Tournaments' use cases: create, join, pause, check in, look; and running them.
 
-Every process runs :meth:`Tournaments.tick` every :data:`TICK_SECONDS` on the injected clock:
-it makes the site's next scheduled arena (stored once, by its schedule slot) and steps each
-tournament not over whose lease it holds or may take (:func:`queries.step`: one transaction
-that takes or renews the lease, records the matches that ended, and plans the next). The lease
-lasts :data:`LEASE_SECONDS`: when its holder dies, another process takes it over at its next
-tick after that. Then the rooms of the planned matches are made (rated, with the move clock,
-through :class:`~bidak.server.play.RoomService`), each by the code planned, so a room is never
-made twice; the players hear of their match and of the changed standings on their own bus
-channel. Coins are never read or written here.
+Every process runs :meth:`Tournaments.tick` every :data:`TICK_SECONDS` on the injected clock: it
+makes the site's next scheduled arena and knockout (each stored once, by its schedule slot) and
+steps each tournament not over whose lease it holds or may take (:func:`queries.step`: one
+transaction that takes or renews the lease, records the matches that ended, and plans the next).
+The lease lasts ``tournament_lease_seconds`` (:data:`LEASE_SECONDS` by default): when its holder
+dies, another process takes it over at its next tick after that. Then the rooms of the planned
+matches are made (rated, with the move clock, through :class:`~bidak.server.play.RoomService`),
+each by the code planned, so a room is never made twice; the players hear of their match and of
+the changed standings on their own bus channel. Coins are never read or written here.
 """
 
 from __future__ import annotations
@@ -46,8 +46,9 @@ the next tick at the latest)."""
 MAKING_AT_ONCE = 8
 """Rooms of newly paired matches made at the same time (each is a few short transactions)."""
 LEASE_SECONDS = 10.0
-"""How long a tournament's lease holds without renewal: a dead holder's tournaments wait at
-most this long (plus a tick) for another process."""
+"""How long a tournament's lease holds without renewal by default (the setting
+``tournament_lease_seconds``): a dead holder's tournaments wait at most this long (plus a tick)
+for another process."""
 
 
 class Tournaments:
@@ -66,8 +67,8 @@ class Tournaments:
         self._loop: asyncio.Task[None] | None = None
         self._ears: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
-        self._scheduled: int | None = None
-        """The start of the last schedule slot this process made sure of."""
+        self._scheduled: dict[str, int] = {}
+        """Per kind, the start of the last schedule slot this process made sure of."""
         self._lock = asyncio.Lock()
 
     # -- creating and joining ----------------------------------------------------------------
@@ -197,26 +198,56 @@ class Tournaments:
 
     # -- running -----------------------------------------------------------------------------
 
-    async def schedule(self) -> str | None:
-        """Make the site's next arena (the one starting at the next multiple of
-        ``arena_every_minutes``), unless it exists; its id if this call made it."""
-        every = self.settings.arena_every_minutes * 60
+    async def schedule(self) -> list[str]:
+        """Make the site's next arena and knockout (each starting at the next multiple of its
+        ``*_every_minutes``), unless they exist; the ids of those this call made."""
+        made = []
+        arena_slot = self._next_slot("arena", self.settings.arena_every_minutes)
+        if arena_slot is not None:
+            minutes = self.settings.arena_minutes
+            made.append(
+                await self.create_arena(
+                    f"Arena {minutes}",
+                    float(arena_slot),
+                    minutes,
+                    self.settings.arena_length,
+                    self.settings.arena_move_seconds,
+                    schedule_key=f"arena-{arena_slot}",
+                )
+            )
+            self._scheduled["arena"] = arena_slot
+        knockout_slot = self._next_slot("knockout", self.settings.knockout_every_minutes)
+        if knockout_slot is not None:
+            made.append(await self.create_site_knockout(float(knockout_slot)))
+            self._scheduled["knockout"] = knockout_slot
+        return [found for found in made if found is not None]
+
+    def _next_slot(self, kind: str, every_minutes: int) -> int | None:
+        """The start of the next slot of a schedule; None if the schedule is off or this
+        process saw to that slot already (no write every tick)."""
+        every = every_minutes * 60
         if every <= 0:
             return None
-        now = self.clock.now()
-        starts = (int(now) // every + 1) * every
-        if starts == self._scheduled:
-            return None  # this process saw to that slot already: no write every tick
-        minutes = self.settings.arena_minutes
-        self._scheduled = starts
-        return await self.create_arena(
-            f"Arena {minutes}",
-            float(starts),
-            minutes,
-            self.settings.arena_length,
-            self.settings.arena_move_seconds,
-            schedule_key=f"arena-{starts}",
+        starts = (int(self.clock.now()) // every + 1) * every
+        return None if self._scheduled.get(kind) == starts else starts
+
+    async def create_site_knockout(self, starts_at: float) -> str | None:
+        """The site's knockout of a schedule slot, public, run by nobody (players join it from
+        the lobby); None when the slot has one already (another process)."""
+        settings = self.settings
+        row = self._row(
+            "knockout",
+            f"Knockout {settings.knockout_players}",
+            None,
+            starts_at,
+            (settings.knockout_length,),
+            settings.knockout_move_seconds,
+            settings.knockout_players,
+            round_seconds=settings.knockout_round_minutes * 60.0,
+            schedule_key=f"knockout-{int(starts_at)}",
         )
+        made = await self.db.write(partial(queries.create, row=row))
+        return row.id if made else None
 
     async def tick(self) -> int:
         """One pass over every tournament not over; how many this process stepped."""
@@ -236,7 +267,7 @@ class Tournaments:
                 tournament_id=tournament_id,
                 owner=self.owner,
                 now=self.clock.now(),
-                lease_seconds=LEASE_SECONDS,
+                lease_seconds=self.settings.tournament_lease_seconds,
                 new_code=new_room_code,
             )
         )

@@ -10,6 +10,7 @@ from sqlalchemy import Table, and_, func, insert, select, update
 from sqlalchemy.engine import Connection, Row
 
 from bidak.server.shared.store.models import CardRow, DrillRow
+from bidak.server.training import puzzle_queries
 
 _CARDS = cast(Table, CardRow.__table__)
 _DRILLS = cast(Table, DrillRow.__table__)
@@ -23,13 +24,17 @@ def bank(connection: Connection, cards: Sequence[dict[str, Any]]) -> int:
     """Store each card not yet banked at its place; a card banked from a shallower review takes
     the deeper one's figures. Returns how many cards are new. Two reviews at once may both try
     to insert one: the unique place keeps one; run it with ``Database.write_keyed``, and again
-    after ``KeyTaken`` (it then finds the card)."""
+    after ``KeyTaken`` (it then finds the card). A new card with one clear answer becomes a
+    puzzle in the same transaction if its player shares their positions
+    (:func:`puzzle_queries.offer`); so does a card a deeper review makes clear."""
     added = 0
     for card in cards:
         where = and_(*(_CARDS.c[name] == card[name] for name in PLACE))
         found = connection.execute(select(_CARDS.c.id, _CARDS.c.depth).where(where)).first()
         if found is None:
-            connection.execute(insert(_CARDS).values(**card))
+            inserted = connection.execute(insert(_CARDS).values(**card)).inserted_primary_key
+            assert inserted is not None
+            puzzle_queries.offer(connection, int(inserted[0]), card, card["created_at"])
             added += 1
         elif found.depth < card["depth"]:
             connection.execute(
@@ -37,6 +42,7 @@ def bank(connection: Connection, cards: Sequence[dict[str, Any]]) -> int:
                 .where(_CARDS.c.id == found.id)
                 .values(**{name: card[name] for name in DEEPER})
             )
+            puzzle_queries.offer(connection, found.id, card, card["created_at"])
     return added
 
 

@@ -1,6 +1,10 @@
-"""Training over HTTP: the lobby's figures, the next card of the daily drill, and answers."""
+"""Training over HTTP: the lobby's figures, the next card of the daily drill, and answers;
+puzzles and their sharing switch; a position as a picture (SVG or PNG)."""
 
 from __future__ import annotations
+
+import asyncio
+from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Response
 
@@ -8,9 +12,21 @@ from bidak.economy import shop
 from bidak.errors import BidakError
 from bidak.server.accounts import PlayerDep
 from bidak.server.training.deps import TrainingDep
-from bidak.server.training.schemas import AnswerIn, DrillCard, DrillOut, TrainingOut, VerdictOut
+from bidak.server.training.schemas import (
+    AnswerIn,
+    DrillCard,
+    DrillOut,
+    NextPuzzleOut,
+    PuzzleOut,
+    PuzzleSummaryOut,
+    PuzzleVerdictOut,
+    SharingIn,
+    TrainingOut,
+    VerdictOut,
+)
 from bidak.server.training.service import BadAnswer, NoSuchCard
-from bidak.server.training.share import position_svg
+from bidak.server.training.share import NoRasteriser, position_png, position_svg
+from bidak.training import Theme
 
 router = APIRouter(tags=["training"])
 
@@ -51,6 +67,51 @@ async def answer(
     )
 
 
+@router.get("/api/puzzles", response_model=PuzzleSummaryOut)
+async def puzzles(player: PlayerDep, services: TrainingDep) -> PuzzleSummaryOut:
+    """The solver's puzzle rating and answers, the sharing switch, and puzzles left by theme."""
+    return PuzzleSummaryOut(**await services.training.puzzles.summary(player.id))
+
+
+@router.get("/api/puzzles/next", response_model=NextPuzzleOut)
+async def next_puzzle(
+    player: PlayerDep,
+    services: TrainingDep,
+    theme: Annotated[Theme | None, Query(description="only puzzles of this theme")] = None,
+) -> NextPuzzleOut:
+    """The puzzle nearest your puzzle rating that you have not answered (none of your own)."""
+    chosen = services.training.puzzles
+    found = await chosen.next_puzzle(player.id, None if theme is None else theme.value)
+    return NextPuzzleOut(
+        puzzle=None if found is None else PuzzleOut.model_validate(found),
+        summary=PuzzleSummaryOut(**await chosen.summary(player.id)),
+    )
+
+
+@router.post("/api/puzzles/{puzzle_id}/answer", response_model=PuzzleVerdictOut)
+async def answer_puzzle(
+    puzzle_id: int, body: AnswerIn, player: PlayerDep, services: TrainingDep
+) -> PuzzleVerdictOut:
+    """Judge the answer (right: the best, or within PUZZLE_RIGHT of it) and move your rating and
+    the puzzle's (Glicko-2) in one transaction. Each puzzle is answered once: sending again,
+    whatever the answer, gives the first verdict with ``repeated`` true."""
+    try:
+        found = await services.training.puzzles.answer(player.id, puzzle_id, body.model_dump())
+    except NoSuchCard as error:
+        raise HTTPException(404, str(error)) from None
+    except BadAnswer as error:
+        raise HTTPException(422, str(error)) from None
+    return PuzzleVerdictOut(**found)
+
+
+@router.put("/api/puzzles/sharing", response_model=PuzzleSummaryOut)
+async def sharing(body: SharingIn, player: PlayerDep, services: TrainingDep) -> PuzzleSummaryOut:
+    """Whether your banked positions may become puzzles for others (anonymous). Off: your
+    puzzles leave the pool at once, and cards banked from then on are not offered."""
+    await services.training.puzzles.share(player.id, body.shared)
+    return PuzzleSummaryOut(**await services.training.puzzles.summary(player.id))
+
+
 @router.get(
     "/api/positions/share.svg",
     response_class=Response,
@@ -75,3 +136,25 @@ async def share_svg(
     return Response(
         svg, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"}
     )
+
+
+@router.get(
+    "/api/positions/share.png",
+    response_class=Response,
+    responses={200: {"content": {"image/png": {}}}, 503: {"description": "no rasteriser"}},
+)
+async def share_png(
+    player: PlayerDep,
+    xgid: str = Query(max_length=80, description="the position, as an XGID"),
+    board: str | None = Query(None, max_length=32, description="a board theme; default: yours"),
+) -> Response:
+    """The share picture as a PNG (for chat apps that show no SVG), drawn from the same drawing
+    as the SVG at twice its size, on a thread. 503 when the server has no rasteriser (Pillow)."""
+    looks = (shop.board(board or player.board), shop.checkers(player.checkers, 0))
+    try:  # about 0.2 s of one core: on a thread, off the event loop
+        png = await asyncio.to_thread(position_png, xgid, *looks, shop.checkers(None, 1))
+    except BidakError as error:
+        raise HTTPException(422, str(error)) from None
+    except NoRasteriser as error:
+        raise HTTPException(503, str(error)) from None
+    return Response(png, media_type="image/png", headers={"Cache-Control": "public, max-age=86400"})

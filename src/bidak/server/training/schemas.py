@@ -54,3 +54,48 @@ class VerdictOut(BaseModel):
     played: str = Field(description="what was played in the match")
     due: float = Field(description="when the card comes back (seconds since the epoch)")
     summary: TrainingOut
+
+
+class PuzzleSummaryOut(BaseModel):
+    rating: float = Field(description="the solver's Glicko-2 puzzle rating")
+    deviation: float = Field(description="its deviation (350 for a newcomer)")
+    answered: int
+    right: int
+    shared: bool = Field(description="the player's banked positions may become puzzles")
+    themes: dict[str, int] = Field(description="puzzles left for the solver, by theme")
+
+
+class PuzzleOut(BaseModel):
+    id: int
+    kind: Literal["checker", "cube"]
+    seat: int = Field(description="the side the board is drawn from (the decider's)")
+    xgid: str
+    phase: str
+    theme: str
+    rating: int = Field(description="the puzzle's Glicko-2 rating, rounded")
+    dice: list[int] | None = None
+    legal_plays: list[DrillPlay] | None = None
+    decider: Literal["doubler", "taker"] | None = None
+
+
+class NextPuzzleOut(BaseModel):
+    puzzle: PuzzleOut | None = Field(description="null: none left (in that theme)")
+    summary: PuzzleSummaryOut
+
+
+class PuzzleVerdictOut(BaseModel):
+    puzzle_id: int
+    right: bool = Field(description="the best choice, or within PUZZLE_RIGHT of it")
+    loss: float = Field(description="the equity the answer gave up (EMG, normalised to the cube)")
+    best: str = Field(description="the engine's choice")
+    rating_before: float
+    rating: float = Field(description="the solver's puzzle rating after the answer")
+    puzzle_rating_before: float
+    puzzle_rating: float
+    repeated: bool = Field(description="true: this puzzle was answered before; nothing moved")
+
+
+class SharingIn(BaseModel):
+    model_config = _EXACT
+
+    shared: bool

@@ -163,8 +163,12 @@ class Training:
     """The daily drill of one site: next card, answers, and the lobby's figures."""
 
     def __init__(self, db: Database, clock: Clock) -> None:
+        from bidak.server.training.puzzles import Puzzles  # it uses this module's judging
+
         self.db = db
         self.clock = clock
+        self.puzzles = Puzzles(db, clock)
+        """Puzzles from every player's cards (:mod:`bidak.server.training.puzzles`)."""
         self._banking: set[asyncio.Task[int]] = set()
 
     def bank_later(self, banking: Awaitable[int]) -> None:

@@ -2,7 +2,8 @@
 // The account: #/account, its cards laid out and drawn again as the account changes: the e-mail
 // address (link, change, remove) and sign in on this device here, the signed-in browsers
 // (account-sessions.js), export and delete (account-data.js), what they share (account-parts.js),
-// and what moderators did about the account (mod.js's list), with the way to their page for them.
+// whether one's positions may become puzzles (puzzles.js), and what moderators did about the
+// account (mod.js's list), with the way to their page for them.
 // The page an e-mail link opens is emaillink.js's (docs/protocol.md, "Accounts").
 
 import { dataCard } from "./account-data.js";
@@ -12,9 +13,10 @@ import { api } from "./api.js";
 import { button, clear, h, raw, tx } from "./dom.js";
 import { onLanguage } from "./i18n.js";
 import { auditList } from "./mod.js";
+import { puzzleSharingCard } from "./puzzles.js";
 import { toast } from "./ui.js";
 
-/** @import { AuditEntry, SessionItem, ViewContext } from "./types.js" */
+/** @import { AuditEntry, PuzzleSummary, SessionItem, ViewContext } from "./types.js" */
 
 /**
  * @param {HTMLElement} root
@@ -179,6 +181,14 @@ export function mountAccount(root, { navigate, me, session = Promise.resolve() }
     );
   }
 
+  /** @type {PuzzleSummary | null} */
+  let puzzles = null;
+  function sharingChanged(/** @type {PuzzleSummary} */ found) {
+    puzzles = found;
+    const old = !gone && root.querySelector("#account-puzzles");
+    if (old) old.replaceWith(puzzleSharingCard({ summary: puzzles, changed: sharingChanged }));
+  }
+
   function draw() {
     if (gone) return;
     const who = me();
@@ -197,7 +207,14 @@ export function mountAccount(root, { navigate, me, session = Promise.resolve() }
           "div",
           { class: "account-grid" },
           h("div", { class: "col" }, emailCard(), signInCard()),
-          h("div", { class: "col" }, sessionsOf(), auditCard(), dataCard({ me, refresh })),
+          h(
+            "div",
+            { class: "col" },
+            sessionsOf(),
+            puzzleSharingCard({ summary: puzzles, changed: sharingChanged }),
+            auditCard(),
+            dataCard({ me, refresh }),
+          ),
         ),
       ),
     );
@@ -232,6 +249,7 @@ export function mountAccount(root, { navigate, me, session = Promise.resolve() }
   }
 
   draw();
+  session.then(() => api.puzzles()).then(sharingChanged, () => {});
   session.then(() => {
     const who = me();
     // What was sent ends once the account shows it done (a link opened in another tab), or

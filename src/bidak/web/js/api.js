@@ -5,7 +5,7 @@
  * @import { AuditEntry, CheckIn, HintAnswer, HistoryItem, Leaderboard, LiveGame, MatchRating, Me, ModCase,
  *   ModCaseDetail, PlayerProfile, QuickOptions, QuickStatus, RematchAnswer, ReportReason, Review, RoomInfo, Shop,
  *   Wallet, MatchEvents, NextMatch, TournamentList, TournamentView, Drill, DrillVerdict, TrainingSummary,
- *   TutorAdvice } from "./types.js"
+ *   TutorAdvice, PuzzleSummary, NextPuzzle, PuzzleVerdict } from "./types.js"
  */
 
 export class ApiError extends Error {
@@ -124,11 +124,20 @@ export const api = {
     /** @type {Promise<ModCaseDetail>} */ (call("GET", `/api/mod/players/${encodeURIComponent(id)}`)),
   modAct: (/** @type {string} */ id, /** @type {{ kind: string, note: string, name?: string }} */ action) =>
     /** @type {Promise<AuditEntry>} */ (call("POST", `/api/mod/players/${encodeURIComponent(id)}/actions`, action)),
-  tutor: (/** @type {string} */ code, /** @type {number[][]} */ steps) =>
-    /** @type {Promise<TutorAdvice>} */ (call("POST", `${room(code)}/tutor`, { steps })),
+  tutor: (/** @type {string} */ code, /** @type {{ steps: number[][] } | { cube: string }} */ question) =>
+    /** @type {Promise<TutorAdvice>} */ (call("POST", `${room(code)}/tutor`, question)),
   // Training from one's own mistakes (issue 28)
   training: () => /** @type {Promise<TrainingSummary>} */ (call("GET", "/api/training")),
   drill: () => /** @type {Promise<Drill>} */ (call("GET", "/api/training/drill")),
   answerCard: (/** @type {number} */ id, /** @type {Record<string, string>} */ answer) =>
     /** @type {Promise<DrillVerdict>} */ (call("POST", `/api/training/cards/${id}/answer`, answer)),
+  puzzles: () => /** @type {Promise<PuzzleSummary>} */ (call("GET", "/api/puzzles")),
+  nextPuzzle: (/** @type {string | null} */ theme) =>
+    /** @type {Promise<NextPuzzle>} */ (
+      call("GET", theme ? `/api/puzzles/next?theme=${encodeURIComponent(theme)}` : "/api/puzzles/next")
+    ),
+  answerPuzzle: (/** @type {number} */ id, /** @type {Record<string, string>} */ answer) =>
+    /** @type {Promise<PuzzleVerdict>} */ (call("POST", `/api/puzzles/${id}/answer`, answer)),
+  sharePuzzles: (/** @type {boolean} */ shared) =>
+    /** @type {Promise<PuzzleSummary>} */ (call("PUT", "/api/puzzles/sharing", { shared })),
 };

@@ -2,15 +2,13 @@
 // The daily drill (#/drill): the next card of the player's blunder bank, answered on the board (a
 // play) or with the cube's two buttons; the server grades the answer by the equity it gave up and
 // schedules the card's return (FSRS). The card's answer never reaches the page before the answer.
+import { createAnswering } from "./answering.js";
 import { api, statusOf } from "./api.js";
-import { createBoard } from "./board.js";
 import { button, clear, h, raw, tx } from "./dom.js";
 import { onLanguage, t } from "./i18n.js";
-import { applyMine, cloneBoard, isComplete, options, remainingSteps, usedDice } from "./selection.js";
 import { toast } from "./ui.js";
-import { boardFromXgid } from "./xgid.js";
 
-/** @import { Board, DrillCard, DrillVerdict, TrainingSummary } from "./types.js" */
+/** @import { DrillCard, DrillVerdict, TrainingSummary } from "./types.js" */
 
 /**
  * @param {HTMLElement} root
@@ -19,17 +17,16 @@ import { boardFromXgid } from "./xgid.js";
 export function mountDrill(root, { navigate }) {
   /**
    * @type {{ card: DrillCard | null, summary: TrainingSummary | null, loaded: boolean,
-   *   made: number[][], selected: number | null, verdict: DrillVerdict | null, sending: boolean }}
+   *   verdict: DrillVerdict | null, sending: boolean }}
    */
-  const v = { card: null, summary: null, loaded: false, made: [], selected: null, verdict: null, sending: false };
+  const v = { card: null, summary: null, loaded: false, verdict: null, sending: false };
   let gone = false;
-  const board = createBoard({ onTarget: tap, label: t("board.label") });
+  const answering = createAnswering({ send, redraw: () => draw() });
+  const board = answering.board;
 
   async function load() {
     v.loaded = false;
     v.verdict = null;
-    v.made = [];
-    v.selected = null;
     try {
       const drill = await api.drill();
       v.card = drill.card;
@@ -37,33 +34,9 @@ export function mountDrill(root, { navigate }) {
     } catch {
       toast(tx("drill.failed"), "error");
     }
+    answering.show(v.card);
     v.loaded = true;
     if (!gone) draw();
-  }
-
-  /** @returns {Board | null} the card's position with the steps made so far */
-  function shown() {
-    if (!v.card) return null;
-    let b = cloneBoard(boardFromXgid(v.card.xgid, v.card.seat).board);
-    for (const step of v.made) b = applyMine(b, step);
-    return b;
-  }
-
-  const plays = () => (v.card?.legal_plays || []).map((p) => ({ ...p, steps: p.steps.map((s) => [s[0], s[1]]) }));
-
-  function tap(/** @type {number} */ p) {
-    const b = shown();
-    if (!b || v.verdict || v.card?.kind !== "checker") return;
-    const opts = options(/** @type {any} */ (plays()), v.made, b);
-    if (v.selected !== null) {
-      const steps = opts.get(v.selected)?.get(p);
-      if (p === v.selected) v.selected = null;
-      else if (steps) {
-        v.made.push(...steps);
-        v.selected = null;
-      } else v.selected = opts.has(p) ? p : null;
-    } else if (opts.has(p)) v.selected = p;
-    draw();
   }
 
   /** @param {Record<string, string>} answer */
@@ -73,75 +46,12 @@ export function mountDrill(root, { navigate }) {
     try {
       v.verdict = await api.answerCard(v.card.id, answer);
       v.summary = v.verdict.summary;
+      answering.finish();
     } catch (error) {
       toast(tx(statusOf(error) === 422 ? "drill.not_legal" : "drill.failed"), "error");
     }
     v.sending = false;
     draw();
-  }
-
-  function submitPlay() {
-    const found = plays().find((play) => {
-      const left = remainingSteps(/** @type {any} */ (play), v.made);
-      return left !== null && left.length === 0;
-    });
-    if (found) send({ type: "play", result: found.result });
-  }
-
-  function renderBoard() {
-    const b = shown();
-    if (!b || !v.card) return;
-    const opts = v.verdict ? new Map() : options(/** @type {any} */ (plays()), v.made, b);
-    board.render({
-      board: b,
-      movable: new Set(opts.keys()),
-      selected: v.selected,
-      dests: v.selected !== null ? opts.get(v.selected) || null : null,
-      dice: v.card.dice ? { faces: usedDice(v.card.dice, v.made), side: "me" } : null,
-      arrows: [],
-    });
-  }
-
-  function question() {
-    const card = /** @type {DrillCard} */ (v.card);
-    if (card.kind === "checker") {
-      const complete = isComplete(/** @type {any} */ (plays()), v.made);
-      return h(
-        "div",
-        { class: "drill-actions" },
-        tx("drill.question.play", { dice: (card.dice || []).join("-") }, "p", { id: "drill-question" }),
-        h(
-          "div",
-          { class: "row" },
-          button(
-            "drill.undo",
-            () => {
-              v.made.pop();
-              v.selected = null;
-              draw();
-            },
-            { class: "btn ghost", id: "drill-undo", disabled: !v.made.length },
-          ),
-          button("drill.submit", submitPlay, { class: "btn primary", id: "drill-submit", disabled: !complete }),
-        ),
-      );
-    }
-    const choices = card.decider === "taker" ? ["take", "drop"] : ["double", "no_double"];
-    return h(
-      "div",
-      { class: "drill-actions" },
-      tx(`drill.question.${card.decider}`, null, "p", { id: "drill-question" }),
-      h(
-        "div",
-        { class: "row" },
-        choices.map((choice) =>
-          button(`drill.${choice}`, () => send({ type: "cube", choice }), {
-            class: "btn primary",
-            id: `drill-${choice}`,
-          }),
-        ),
-      ),
-    );
   }
 
   function verdict() {
@@ -205,7 +115,7 @@ export function mountDrill(root, { navigate }) {
       return;
     }
     const card = v.card;
-    renderBoard();
+    answering.render();
     board.svg.dataset.card = String(card.id);
     clear(root).append(
       h(
@@ -214,7 +124,7 @@ export function mountDrill(root, { navigate }) {
         head,
         h("p", { class: "drill-tags" }, tx(`theme.${card.theme}`, null, "span", { class: "tag", id: "drill-theme" })),
         h("div", { class: "drill-board board-wrap" }, board.svg),
-        v.verdict ? verdict() : question(),
+        v.verdict ? verdict() : answering.controls(),
       ),
     );
   }

@@ -2,7 +2,7 @@
 // Boot: language, the header, the visitor's account, and a hash router:
 // #/ lobby · #/room/CODE table · #/review/MATCH review · #/shop the coins shop ·
 // #/leaderboard · #/live · #/player/ID · #/t/ID a tournament · #/account account · #/mod,
-// #/mod/ID the moderators' queue and a case · #/drill the daily drill; the page an e-mail link opens
+// #/mod/ID the moderators' queue and a case · #/drill the daily drill · #/puzzles puzzles; the page an e-mail link opens
 // (/auth/email?token=...) is emaillink.js's, outside the router.
 // The first view is drawn while the module runs, before any network answer: the lobby shows
 // its cards at once and fills in the account when /api/me answers. Every other request waits
@@ -17,6 +17,7 @@ import { defaultLanguage, LANGUAGES, language, onLanguage, setLanguage, t } from
 import { mountLobby } from "./lobby.js";
 import { mountModCase, mountModQueue } from "./mod.js";
 import { mountLeaderboard, mountLive, mountPlayer } from "./players.js";
+import { mountPuzzles } from "./puzzles.js";
 import { mountReview } from "./review.js";
 import { openRules } from "./rules.js";
 import { mountTable } from "./table.js";
@@ -83,6 +84,7 @@ function route() {
   const tournament = /^\/t\/([A-Za-z0-9_-]+)$/.exec(hash);
   const mod = /^\/mod(?:\/([A-Za-z0-9_-]+))?$/.exec(hash);
   const drill = hash === "/drill";
+  const puzzles = hash === "/puzzles";
   const community = /^\/(leaderboard|live)$/.exec(hash) || /^\/(player)\/([A-Za-z0-9_-]+)$/.exec(hash);
   /** @param {Me | null} x */
   const setMe = (x) => {
@@ -97,7 +99,7 @@ function route() {
         ? tournament
           ? "tournament"
           : "shop"
-        : drill
+        : drill || puzzles
           ? "drill"
           : community
             ? community[1]
@@ -113,7 +115,7 @@ function route() {
     unmount = mountAccount(main, { navigate, me: () => me, setMe, session });
     return;
   }
-  if (!room && !review && !shop && !drill && !community && !tournament && !mod) {
+  if (!room && !review && !shop && !drill && !puzzles && !community && !tournament && !mod) {
     unmount = mountLobby(main, { navigate, me: () => me, setMe, session });
     return;
   }
@@ -124,6 +126,7 @@ function route() {
     else if (shop) unmount = mountShop(main, { navigate });
     else if (tournament) unmount = mountTournament(main, tournament[1], { navigate });
     else if (drill) unmount = mountDrill(main, { navigate });
+    else if (puzzles) unmount = mountPuzzles(main, { navigate });
     else if (review) unmount = mountReview(main, review[1], { navigate });
     else if (mod) {
       const context = { navigate, me: () => me };

@@ -5,7 +5,7 @@ import { api, statusOf } from "./api.js";
 import { button, clear, h, raw, tx } from "./dom.js";
 import { onLanguage, t } from "./i18n.js";
 
-/** @import { Leaderboard, LiveGame, PlayerProfile } from "./types.js" */
+/** @import { Leaderboard, LiveGame, PlayerProfile, TournamentResult, Trophy } from "./types.js" */
 /** @typedef {{ navigate: (path: string) => void }} Nav */
 
 const rating = (/** @type {number} */ x) => Number(x).toFixed(2);
@@ -281,6 +281,7 @@ export function mountPlayer(
           ),
         ),
       ),
+      tournamentsCard(p),
       h(
         "section",
         { class: "card" },
@@ -332,6 +333,71 @@ export function mountPlayer(
       ),
     ],
   });
+}
+
+/** The player's trophies (cosmetic badges: a medal per first, second or third place) and their
+ * finished tournaments, newest first. */
+function tournamentsCard(/** @type {PlayerProfile} */ p) {
+  return h(
+    "section",
+    { class: "card", id: "profile-tournaments" },
+    tx("player.tournaments", null, "h2"),
+    p.trophies.length
+      ? h(
+          "ul",
+          { class: "trophies", id: "trophies", "aria-label": t("player.trophies") },
+          p.trophies.map((trophy) => trophyBadge(trophy)),
+        )
+      : null,
+    p.tournaments.length
+      ? h(
+          "ul",
+          { class: "history", id: "tournament-results" },
+          p.tournaments.map((r) => tournamentLine(r)),
+        )
+      : tx("player.no_tournaments", null, "p", { class: "muted", id: "tournaments-empty" }),
+  );
+}
+
+function trophyBadge(/** @type {Trophy} */ trophy) {
+  return h(
+    "li",
+    { class: `trophy place-${trophy.place}`, "data-trophy": `${trophy.kind}-${trophy.place}` },
+    raw(String(trophy.place), "span", { class: "medal", "aria-hidden": "true" }),
+    tx(`player.trophy.${trophy.kind}.${trophy.place}`, null, "span", { class: "trophy-name" }),
+    trophy.count > 1 ? tx("player.trophy.times", { n: trophy.count }, "span", { class: "trophy-count" }) : null,
+  );
+}
+
+function tournamentLine(/** @type {TournamentResult} */ r) {
+  const name = r.id
+    ? h("a", { class: "opp player-link", href: `#/t/${encodeURIComponent(r.id)}`, dir: "auto", "data-raw": "" }, r.name)
+    : raw(r.name, "span", { class: "opp", dir: "auto" });
+  return h(
+    "li",
+    { class: "history-item", "data-tournament": r.id || "" },
+    h(
+      "div",
+      { class: "history-main" },
+      name,
+      h(
+        "span",
+        { class: "history-meta" },
+        tx(`tour.kind.${r.kind}`),
+        " · ",
+        tx("tour.players", { n: r.players }),
+        " · ",
+        raw(dateText(new Date(r.at * 1000).toISOString())),
+      ),
+    ),
+    h(
+      "div",
+      { class: "history-side" },
+      tx("player.place", { n: r.place, of: r.players }, "span", {
+        class: `badge place ${r.place <= 3 ? `place-${r.place}` : ""}`.trim(),
+      }),
+    ),
+  );
 }
 
 function stat(/** @type {string} */ key, /** @type {string} */ value, /** @type {string} */ id) {

@@ -32,11 +32,16 @@ export function createControls(store, board, where, { showHint, resign, syncOffe
       store.submit();
       return;
     }
-    askTutor(
-      v.code,
-      v.made.map(([s0, e0]) => [s0, e0]),
-      () => store.submit(),
-    );
+    askTutor(v.code, { steps: v.made.map(([s0, e0]) => [s0, e0]) }, () => store.submit());
+  }
+
+  /** Double: at a practice table with the tutor on, ask it first, as OK does. */
+  function double() {
+    if (v.kind !== "practice" || !tutorOn() || v.sending) {
+      act("double");
+      return;
+    }
+    askTutor(v.code, { cube: "double" }, () => act("double"));
   }
 
   function render() {
@@ -74,7 +79,7 @@ export function createControls(store, board, where, { showHint, resign, syncOffe
       );
     if (allowed.has("double"))
       row.push(
-        button("btn.double", () => act("double"), {
+        button("btn.double", double, {
           class: "btn",
           id: "btn-double",
           title: t("key.double"),
@@ -167,7 +172,7 @@ export function createControls(store, board, where, { showHint, resign, syncOffe
     const allowed = new Set(tb.allowed);
     const k = event.key;
     if ((k === "r" || k === "R") && allowed.has("roll") && !v.sending) act("roll");
-    else if ((k === "d" || k === "D") && allowed.has("double") && !v.sending) act("double");
+    else if ((k === "d" || k === "D") && allowed.has("double") && !v.sending) double();
     else if (k === "u" || k === "U" || k === "Backspace") undo();
     else if (k === "h" || k === "H") {
       if (document.getElementById("btn-hint")) showHint();

@@ -1,5 +1,6 @@
 // @ts-check
-// The lobby's training card: cards due today and the drill streak, and the way into the drill.
+// The lobby's training card: cards due today and the drill streak, and the ways into the drill
+// and the puzzles.
 import { api } from "./api.js";
 import { button, clear, h, raw, tx } from "./dom.js";
 
@@ -35,10 +36,15 @@ export function trainingCard({ navigate, session = Promise.resolve() }) {
           ]
         : []),
       tx(summary?.cards ? "training.body" : "training.empty", null, "p", { class: "muted" }),
-      button("training.start", () => navigate("/drill"), {
-        class: summary?.due ? "btn primary" : "btn",
-        id: "training-start",
-      }),
+      h(
+        "div",
+        { class: "button-row" },
+        button("training.start", () => navigate("/drill"), {
+          class: summary?.due ? "btn primary" : "btn",
+          id: "training-start",
+        }),
+        button("training.puzzles", () => navigate("/puzzles"), { class: "btn", id: "training-puzzles" }),
+      ),
     );
   }
 

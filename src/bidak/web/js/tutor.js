@@ -1,7 +1,7 @@
 // @ts-check
 // Tutor mode at a practice table (off by default; the switch is remembered in localStorage as
-// `bidak.tutor`): before a play is sent, the server says what it gives up; past its threshold the
-// table asks whether to reconsider or send anyway. A busy or refused question sends the play.
+// `bidak.tutor`): before a play or a double is sent, the server says what it gives up; past its
+// threshold the table asks whether to reconsider or send anyway. A busy or refused question sends.
 import { api } from "./api.js";
 import { tx } from "./dom.js";
 import { dialog } from "./ui.js";
@@ -17,15 +17,16 @@ export function setTutor(/** @type {boolean} */ on) {
 }
 
 /**
- * Ask the tutor about `steps`, then `send()` at once (no warning) or after "send anyway".
+ * Ask the tutor about a play (`{ steps }`) or a cube decision (`{ cube: "double" }`), then
+ * `send()` at once (no warning) or after "send anyway".
  * @param {string} code the room
- * @param {number[][]} steps
+ * @param {{ steps: number[][] } | { cube: string }} question
  * @param {() => void} send
  */
-export async function askTutor(code, steps, send) {
+export async function askTutor(code, question, send) {
   let advice;
   try {
-    advice = await api.tutor(code, steps);
+    advice = await api.tutor(code, question);
   } catch {
     send();
     return;
@@ -34,10 +35,12 @@ export async function askTutor(code, steps, send) {
     send();
     return;
   }
+  const cube = "cube" in question;
   dialog({
     id: "tutor-dialog",
     title: "tutor.title",
-    body: () => tx("tutor.body", { loss: advice.loss.toFixed(3) }, "p", { id: "tutor-loss" }),
+    body: () =>
+      tx(cube ? "tutor.body_cube" : "tutor.body", { loss: advice.loss.toFixed(3) }, "p", { id: "tutor-loss" }),
     actions: [
       { key: "tutor.reconsider", kind: "primary", id: "tutor-reconsider" },
       { key: "tutor.send", id: "tutor-send", onclick: send },

@@ -5,7 +5,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -55,6 +65,14 @@ class PlayerRow(Base):
     """A moderator muted the player's table talk."""
     rated_ban: Mapped[bool] = mapped_column(Boolean, default=False)
     """Banned from rated play: the player's rated results no longer move any rating."""
+    puzzles_shared: Mapped[bool] = mapped_column(Boolean, default=True)
+    """The player's banked positions may become puzzles for everybody (anonymous); switched off,
+    their puzzles leave the pool and the cards banked from then on are not offered."""
+    puzzle_rating: Mapped[float] = mapped_column(Float, default=1500.0)
+    """The solver's Glicko-2 puzzle rating (:mod:`bidak.training.glicko`), with its deviation and
+    volatility; moved only with an answer, in its transaction."""
+    puzzle_deviation: Mapped[float] = mapped_column(Float, default=350.0)
+    puzzle_volatility: Mapped[float] = mapped_column(Float, default=0.06)
 
 
 class SessionRow(Base):
@@ -427,3 +445,46 @@ class DrillRow(Base):
     day: Mapped[str] = mapped_column(String(10))
     loss: Mapped[float] = mapped_column(Float)
     grade: Mapped[int] = mapped_column(Integer)
+
+
+class PuzzleRow(Base):
+    """A banked card with one clear answer (:func:`bidak.training.puzzles.is_puzzle`), offered to
+    every solver but its source, with its own Glicko-2 rating."""
+
+    __tablename__ = "puzzles"
+    __table_args__ = (Index("ix_puzzles_theme_rating", "theme", "rating"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    card_id: Mapped[int] = mapped_column(ForeignKey("cards.id"), unique=True)
+    source_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    """Whose card it is: never shown; the opt-out removes their puzzles by it."""
+    kind: Mapped[str] = mapped_column(String(8))
+    theme: Mapped[str] = mapped_column(String(16))
+    gap: Mapped[float] = mapped_column(Float)
+    """How much the best choice beats the second best."""
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[float] = mapped_column(Float)
+    withdrawn: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Out of the pool for good: its player opted out (the answers to it stay)."""
+
+
+class PuzzleAnswerRow(Base):
+    """A solver's one answer to a puzzle (unique: a retry finds it) and both ratings' moves."""
+
+    __tablename__ = "puzzle_answers"
+    __table_args__ = (UniqueConstraint("player_id", "puzzle_id", name="uq_puzzle_answers_once"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    puzzle_id: Mapped[int] = mapped_column(ForeignKey("puzzles.id"))
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    answer: Mapped[str] = mapped_column(String(40))
+    """The play's Position ID or the cube choice."""
+    loss: Mapped[float] = mapped_column(Float)
+    right: Mapped[bool] = mapped_column(Boolean)
+    solver_before: Mapped[float] = mapped_column(Float)
+    solver_after: Mapped[float] = mapped_column(Float)
+    puzzle_before: Mapped[float] = mapped_column(Float)
+    puzzle_after: Mapped[float] = mapped_column(Float)
+    at: Mapped[float] = mapped_column(Float)

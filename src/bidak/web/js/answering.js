@@ -1,0 +1,133 @@
+// @ts-check
+// Answering a position on the board, shared by the daily drill (drill.js) and puzzles (puzzles.js):
+// a checker question is answered by making one of its legal plays (tap a checker, then a point;
+// Undo; "Check my play" sends the Position ID the play reaches), a cube question with its two
+// buttons. The board is drawn from the side of the seat given with the position.
+import { createBoard } from "./board.js";
+import { button, h, tx } from "./dom.js";
+import { t } from "./i18n.js";
+import { applyMine, cloneBoard, isComplete, options, remainingSteps, usedDice } from "./selection.js";
+import { boardFromXgid } from "./xgid.js";
+
+/** @import { Board, DrillPlay } from "./types.js" */
+
+/**
+ * @typedef {{ kind: "checker" | "cube", seat: number, xgid: string, dice: number[] | null,
+ *   legal_plays: DrillPlay[] | null, decider: "doubler" | "taker" | null }} Question
+ */
+
+/**
+ * @param {{ send: (answer: Record<string, string>) => void, redraw: () => void }} hooks
+ */
+export function createAnswering({ send, redraw }) {
+  /** @type {{ question: Question | null, made: number[][], selected: number | null, done: boolean }} */
+  const v = { question: null, made: [], selected: null, done: false };
+  const board = createBoard({ onTarget: tap, label: t("board.label") });
+
+  /** A new question (or none); `done`: answered, the board takes no more taps. */
+  function show(/** @type {Question | null} */ question) {
+    v.question = question;
+    v.made = [];
+    v.selected = null;
+    v.done = false;
+  }
+
+  function finish() {
+    v.done = true;
+  }
+
+  /** @returns {Board | null} the position with the steps made so far */
+  function shown() {
+    if (!v.question) return null;
+    let b = cloneBoard(boardFromXgid(v.question.xgid, v.question.seat).board);
+    for (const step of v.made) b = applyMine(b, step);
+    return b;
+  }
+
+  const plays = () =>
+    (v.question?.legal_plays || []).map((p) => ({ ...p, steps: p.steps.map((s) => [Number(s[0]), Number(s[1])]) }));
+
+  function tap(/** @type {number} */ p) {
+    const b = shown();
+    if (!b || v.done || v.question?.kind !== "checker") return;
+    const opts = options(/** @type {any} */ (plays()), v.made, b);
+    if (v.selected !== null) {
+      const steps = opts.get(v.selected)?.get(p);
+      if (p === v.selected) v.selected = null;
+      else if (steps) {
+        v.made.push(...steps);
+        v.selected = null;
+      } else v.selected = opts.has(p) ? p : null;
+    } else if (opts.has(p)) v.selected = p;
+    redraw();
+  }
+
+  function submitPlay() {
+    const found = plays().find((play) => {
+      const left = remainingSteps(/** @type {any} */ (play), v.made);
+      return left !== null && left.length === 0;
+    });
+    if (found) send({ type: "play", result: found.result });
+  }
+
+  /** Draw the board (call before putting `board.svg` in the page). */
+  function render() {
+    const b = shown();
+    const question = v.question;
+    if (!b || !question) return;
+    const opts = v.done ? new Map() : options(/** @type {any} */ (plays()), v.made, b);
+    board.render({
+      board: b,
+      movable: new Set(opts.keys()),
+      selected: v.selected,
+      dests: v.selected !== null ? opts.get(v.selected) || null : null,
+      dice: question.dice ? { faces: usedDice(question.dice, v.made), side: "me" } : null,
+      arrows: [],
+    });
+  }
+
+  /** The question's words and its buttons. */
+  function controls() {
+    const question = /** @type {Question} */ (v.question);
+    if (question.kind === "checker") {
+      const complete = isComplete(/** @type {any} */ (plays()), v.made);
+      return h(
+        "div",
+        { class: "drill-actions" },
+        tx("drill.question.play", { dice: (question.dice || []).join("-") }, "p", { id: "drill-question" }),
+        h(
+          "div",
+          { class: "row" },
+          button(
+            "drill.undo",
+            () => {
+              v.made.pop();
+              v.selected = null;
+              redraw();
+            },
+            { class: "btn ghost", id: "drill-undo", disabled: !v.made.length },
+          ),
+          button("drill.submit", submitPlay, { class: "btn primary", id: "drill-submit", disabled: !complete }),
+        ),
+      );
+    }
+    const choices = question.decider === "taker" ? ["take", "drop"] : ["double", "no_double"];
+    return h(
+      "div",
+      { class: "drill-actions" },
+      tx(`drill.question.${question.decider}`, null, "p", { id: "drill-question" }),
+      h(
+        "div",
+        { class: "row" },
+        choices.map((choice) =>
+          button(`drill.${choice}`, () => send({ type: "cube", choice }), {
+            class: "btn primary",
+            id: `drill-${choice}`,
+          }),
+        ),
+      ),
+    );
+  }
+
+  return { board, show, finish, render, controls };
+}

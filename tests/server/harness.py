@@ -180,3 +180,19 @@ async def friend_room(
     room: dict[str, Any] = created.json()
     joined: dict[str, Any] = (await guest.http.post(f"/api/rooms/{room['code']}/join")).json()
     return room, joined
+
+
+async def link_addresses(running: Running, *player_ids: str) -> None:
+    """Give players a linked e-mail address straight in the database (``<id>@example.test``):
+    only two accounts with one move each other's ratings (docs/rules.md, rated play). Tests
+    about linking itself go through the letter (``tests/server/test_accounts.link_email``)."""
+    from sqlalchemy import update
+
+    from bidak.server.shared.store.models import PlayerRow
+
+    table = PlayerRow.__table__
+    for player_id in player_ids:
+        statement = update(table).where(table.c.id == player_id, table.c.email.is_(None))
+        await running.services.db.write(
+            lambda c, s=statement, p=player_id: c.execute(s.values(email=f"{p}@example.test"))
+        )

@@ -13,7 +13,14 @@ from sqlalchemy import update
 from bidak.server.play.rated_queries import RatedEnd, rate
 from bidak.server.shared.store.models import PlayerRow
 from tests.server.backends import database_url, postgres_url
-from tests.server.harness import Client, Running, friend_room, running_server, server_settings
+from tests.server.harness import (
+    Client,
+    Running,
+    friend_room,
+    link_addresses,
+    running_server,
+    server_settings,
+)
 from tests.server.scripted import Script, drive, play_all
 
 __all__ = ["database_url", "postgres_url"]
@@ -48,6 +55,7 @@ async def test_a_profile_shows_results_streak_recent_matches_and_pr(settings: An
         Client(running) as bob,
     ):
         a, b = await me(alice), await me(bob)
+        await link_addresses(running, a["id"], b["id"])
         results = [await rated_match(alice, bob, seed) for seed in (1, 3, 5)]
         review = await alice.http.get(
             f"/api/matches/{results[0]['match_id']}/review", params={"level": "1ply"}
@@ -78,6 +86,7 @@ async def test_a_profile_shows_results_streak_recent_matches_and_pr(settings: An
 
 async def make_player(running: Running, name: str) -> str:
     player, _ = await running.services.store.create_guest(name)
+    await link_addresses(running, player.id)
     return player.id
 
 
@@ -121,6 +130,7 @@ async def test_the_leaderboard_ranks_active_experienced_players(settings: Any) -
         for name, player in ids.items():
             when = now - timedelta(days=61 if name == "Long Gone" else 1)
             await a_rated_end(running, player, sparring, when)
+        await link_addresses(running, me_id)
         await a_rated_end(running, me_id, sparring, now - timedelta(days=2))
         for name, (rating, experience) in standings.items():
             await set_standing(running, ids[name], rating, experience)

@@ -14,7 +14,7 @@ from bidak.server.fairplay import queries
 from bidak.server.fairplay.reviewer import timings
 from bidak.server.shared.clocks import ManualClock
 from tests.server.harness import Client, running_server, server_settings
-from tests.server.test_rated import ids, play_out
+from tests.server.test_rated import linked_ids, play_out
 
 pytestmark = pytest.mark.anyio
 
@@ -27,7 +27,7 @@ async def test_a_rated_match_is_reviewed_in_the_background_once(tmp_path: Path) 
     ):
         reviewer = running.services.reviewer
         reviewer.ply = "1ply"  # the engine's quickest depth: this test is about the plumbing
-        players = await ids(alice, bob)
+        players = await linked_ids(running, alice, bob)
         assert await reviewer.review_pending() is None  # nothing rated yet
         done = await play_out(alice, bob, rated=True)
 

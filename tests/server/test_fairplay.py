@@ -21,7 +21,14 @@ from bidak.server.play.rated_queries import RatedEnd, rate
 from bidak.server.shared.clocks import ManualClock
 from bidak.server.shared.store.models import MatchRow, RatedMatchRow, RefundRow, RoomRow
 from tests.server.backends import database_url, postgres_url
-from tests.server.harness import Client, Running, friend_room, running_server, server_settings
+from tests.server.harness import (
+    Client,
+    Running,
+    friend_room,
+    link_addresses,
+    running_server,
+    server_settings,
+)
 
 __all__ = ["database_url", "postgres_url"]
 pytestmark = pytest.mark.anyio
@@ -86,6 +93,7 @@ async def a_match(running: Running, seat0: str, seat1: str | None) -> str:
 
 
 async def rated_win(running: Running, winner: str, loser: str, days_ago: float) -> str:
+    await link_addresses(running, winner, loser)
     match_id = await a_match(running, winner, loser)
     at = datetime.fromtimestamp(NOW, UTC) - timedelta(days=days_ago)
     await running.services.db.write(partial(rate, end=RatedEnd(match_id, winner, loser, 3), at=at))

@@ -16,7 +16,7 @@ from bidak.server.play import mute_queries
 from bidak.server.shared.bus import player_channel
 from bidak.server.shared.clocks import ManualClock
 from tests.server.backends import database_url, postgres_url
-from tests.server.harness import Client, running_server, server_settings
+from tests.server.harness import Client, link_addresses, running_server, server_settings
 from tests.server.scripted import Script, drive, play_all
 
 __all__ = ["database_url", "postgres_url"]
@@ -197,6 +197,7 @@ async def test_a_quick_match_played_to_the_end_is_rated(tmp_path: Path) -> None:
         assert room is not None
         seat_of = {room.seat0_id: 0, room.seat1_id: 1}
         seats = [seat_of[await player_id(c)] for c in (a, b)]
+        await link_addresses(running, *[p for p in (room.seat0_id, room.seat1_id) if p])
         await a.join(code)
         await b.join(code)
         await play_all(drive(a, Script(1), seats[0]), drive(b, Script(2), seats[1]))

@@ -13,7 +13,14 @@ import pytest
 from bidak.ratings import START_RATING
 from bidak.server.play.rated_queries import RatedEnd, rate
 from tests.server.backends import database_url, postgres_url
-from tests.server.harness import Client, Running, friend_room, running_server, server_settings
+from tests.server.harness import (
+    Client,
+    Running,
+    friend_room,
+    link_addresses,
+    running_server,
+    server_settings,
+)
 from tests.server.scripted import Script, drive, play_all
 
 __all__ = ["database_url", "postgres_url"]
@@ -27,6 +34,13 @@ def settings(database_url: str, tmp_path: Path) -> Any:
 
 async def ids(*clients: Client) -> list[str]:
     return [(await c.http.get("/api/me")).json()["id"] for c in clients]
+
+
+async def linked_ids(running: Running, *clients: Client) -> list[str]:
+    """The players' ids, each with a linked address (rated play needs one)."""
+    found = await ids(*clients)
+    await link_addresses(running, *found)
+    return found
 
 
 async def play_out(alice: Client, bob: Client, **options: Any) -> dict[str, Any]:
@@ -50,7 +64,7 @@ async def test_a_rated_match_moves_both_ratings_and_says_how(settings: Any) -> N
         Client(running) as alice,
         Client(running) as bob,
     ):
-        players = await ids(alice, bob)
+        players = await linked_ids(running, alice, bob)
         assert await ratings(running, players) == [(START_RATING, 0)] * 2
         done = await play_out(alice, bob, rated=True)
         answer = (await bob.http.get(f"/api/matches/{done['match_id']}/rating")).json()
@@ -73,7 +87,12 @@ async def test_unrated_and_practice_matches_move_nothing(settings: Any) -> None:
         players = await ids(alice, bob)
         done = await play_out(alice, bob)
         answer = (await alice.http.get(f"/api/matches/{done['match_id']}/rating")).json()
-        assert answer == {"match_id": done["match_id"], "rated": False, "players": []}
+        assert answer == {
+            "match_id": done["match_id"],
+            "rated": False,
+            "players": [],
+            "unrated": None,
+        }
         practice = await alice.http.post(
             "/api/rooms", json={"kind": "practice", "length": 1, "level": "beginner"}
         )
@@ -88,7 +107,7 @@ async def test_a_forfeit_is_a_rated_loss(settings: Any) -> None:
         Client(running) as alice,
         Client(running) as bob,
     ):
-        players = await ids(alice, bob)
+        players = await linked_ids(running, alice, bob)
         room, _ = await friend_room(alice, bob, length=3, rated=True)
         await alice.join(room["code"])
         await bob.join(room["code"])
@@ -107,7 +126,7 @@ async def test_a_match_end_processed_twice_is_rated_once(settings: Any) -> None:
         Client(running) as alice,
         Client(running) as bob,
     ):
-        players = await ids(alice, bob)
+        players = await linked_ids(running, alice, bob)
         done = await play_out(alice, bob, rated=True)
         once = await ratings(running, players)
         room = await running.services.store.room(done["room"]["code"])

@@ -18,7 +18,7 @@ from bidak.server.shared.clocks import ManualClock
 from bidak.server.shared.store.models import PlayerRow
 from bidak.server.tournaments import Tournaments
 from tests.server.backends import database_url, postgres_url
-from tests.server.harness import Client, Running, running_server, server_settings
+from tests.server.harness import Client, Running, link_addresses, running_server, server_settings
 
 __all__ = ["database_url", "postgres_url"]
 pytestmark = pytest.mark.anyio
@@ -62,6 +62,7 @@ async def test_an_arena_pairs_the_free_scores_streaks_and_ends(settings: Any) ->
             tid = await service.create_arena("Test arena", clock.now(), 30, 1, 90)
             assert tid is not None
             ids = [await me(c) for c in clients]
+            await link_addresses(running, *ids)  # so their arena matches are rated
             for client in clients:
                 joined = await client.http.post(f"/api/tournaments/{tid}/join")
                 assert joined.status_code == 200, joined.text

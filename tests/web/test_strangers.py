@@ -15,6 +15,7 @@ from bidak.server.play.options import FriendOptions
 from bidak.server.play.rated_queries import RatedEnd, rate
 from bidak.server.shared.clocks import ManualClock
 from bidak.server.shared.store.models import PlayerRow
+from tests.server.harness import link_addresses
 from tests.web.conftest import DESKTOP, screenshot
 from tests.web.helpers import movable, play_turn, set_language, untranslated
 
@@ -80,6 +81,8 @@ def test_quick_match_rated_then_talk_and_rematch(server: Any, pages: Any) -> Non
     assert room_of(alice) == room_of(bob)
     code = room_of(alice)
     a, b = account(alice), account(bob)
+    # Rated play is between accounts with a linked address (guests play unrated).
+    running.call(lambda: link_addresses(running, a["id"], b["id"]))
 
     # The opponent's name links to their profile.
     assert alice.get_attribute("#seat-top .seat-link", "href") == f"#/player/{b['id']}"
@@ -173,6 +176,7 @@ async def _rated(running: Any, winner: str, loser: str, at: datetime, finish: bo
     await services.rooms.join(room.code, second)
     room = await services.rooms.room(room.code)
     if finish:
+        await link_addresses(running, winner, loser)
         await services.db.write(partial(rate, end=RatedEnd(room.match_id, winner, loser, 3), at=at))
     return str(room.code)
 
@@ -256,3 +260,43 @@ def test_leaderboard_live_list_and_profile(server: Any, pages: Any) -> None:
     desk.click(f".live-item[data-room='{ids['live']}']")
     desk.wait_for_selector("#main svg.board")
     desk.wait_for_selector("#controls [data-i18n='spectating']")
+
+
+def test_a_quick_match_between_guests_says_it_was_unrated_and_why(server: Any, pages: Any) -> None:
+    running = server()
+    alice = pages.new(running.base, PHONE)
+    bob = pages.new(running.base, DESKTOP)
+    both = [alice, bob]
+    for page in both:
+        page.goto("/")
+        page.wait_for_selector("#quick-card #link-me")
+        page.click('[data-name="quick-length"] [data-value="1"]')
+        page.click('[data-name="quick-time"] [data-value="30"]')
+    bob.click("#quick-start")
+    bob.wait_for_selector("#quick-waiting")
+    alice.click("#quick-start")
+    for page in both:
+        page.wait_for_selector("#main svg.board")
+    for _ in range(200):  # whoever must move resigns the match
+        resigner = next((page for page in both if movable(page)), None)
+        if resigner is not None:
+            break
+        alice.wait_for_timeout(100)
+    assert resigner is not None, "nobody can move"
+    resigner.click("#btn-resign")
+    resigner.click("#btn-forfeit")
+    resigner.click("#confirm-forfeit")
+    texts = {
+        "en": "ratings move only between two accounts with a linked e-mail address",
+        "id": "rating hanya berubah antara dua akun",
+        "fi": "luokitus muuttuu vain kahden tilin välillä",
+    }
+    for page in both:
+        page.wait_for_selector("#match-over #rating-unrated")
+        assert not page.query_selector("#rating-table")
+        assert texts["en"] in page.inner_text("#rating-unrated")
+    for code in ("id", "fi"):
+        set_language(bob, code)
+        assert texts[code] in bob.inner_text("#rating-unrated")
+    assert untranslated(bob) == []
+    screenshot(bob, "match-over-unrated-desktop")

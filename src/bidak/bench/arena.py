@@ -89,8 +89,8 @@ async def _measure(
     tournaments.tick = timed_tick  # type: ignore[method-assign]
     ids: list[str] = []
     strength: dict[str, float] = {}
-    for i in range(players):
-        row, _ = await services.store.create_guest(f"Bench {i}")
+    for _ in range(players):
+        row, _token = await services.store.create_guest()  # a generated name: never taken
         ids.append(row.id)
         strength[row.id] = rng.uniform(1200, 2000)
         change = update(PlayerRow).where(PlayerRow.id == row.id).values(rating=strength[row.id])

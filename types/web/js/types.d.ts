@@ -283,6 +283,8 @@ export interface RatingLine {
 export interface MatchRating {
   rated: boolean;
   players: RatingLine[];
+  /** Why a match of a rated room moved no rating. */
+  unrated?: "guest" | "pair_limit" | null;
 }
 
 export interface RematchAnswer {

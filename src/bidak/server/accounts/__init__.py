@@ -6,12 +6,13 @@ sessions, which every capability reads, are :mod:`bidak.server.accounts.player_q
 """
 
 from bidak.server.accounts.deps import AccountServices, PlayerDep, current_player
-from bidak.server.accounts.guests import COOKIE, guest_name
-from bidak.server.accounts.names import NameRefused, clean_name
+from bidak.server.accounts.guests import COOKIE, GUEST_TRIES, guest_name
+from bidak.server.accounts.names import NameRefused, clean_name, skeleton, taken
 from bidak.server.accounts.player_queries import Players
 
 __all__ = [
     "COOKIE",
+    "GUEST_TRIES",
     "AccountServices",
     "NameRefused",
     "PlayerDep",
@@ -19,4 +20,6 @@ __all__ = [
     "clean_name",
     "current_player",
     "guest_name",
+    "skeleton",
+    "taken",
 ]

@@ -8,10 +8,11 @@ from typing import Annotated, Protocol
 from fastapi import Depends, Request, Response
 
 from bidak.server.accounts.devices import device_label
-from bidak.server.accounts.guests import COOKIE, guest_name
+from bidak.server.accounts.guests import COOKIE
 from bidak.server.accounts.player_queries import Players
 from bidak.server.accounts.service import Accounts
 from bidak.server.shared.deps import SharedServices, too_soon
+from bidak.server.shared.security import mark_personal
 from bidak.server.shared.store.models import PlayerRow
 
 SESSION_MAX_AGE = 400 * 24 * 3600
@@ -50,7 +51,10 @@ def set_session_cookie(response: Response, token: str, secure: bool) -> None:
 
 
 async def current_player(request: Request, response: Response, services: AccountsDep) -> PlayerRow:
-    """The visitor's player: resumed from the session cookie, or a new guest with a new cookie."""
+    """The visitor's player: resumed from the session cookie, or a new guest with a new cookie.
+    Every answer that asked is about that player, so it is marked ``Cache-Control: no-store``
+    (:func:`bidak.server.shared.security.mark_personal`)."""
+    mark_personal(request.state)
     token = request.cookies.get(COOKIE)
     found = await services.store.session_for_token(token) if token else None
     device = device_label(request.headers.get("user-agent"))
@@ -63,7 +67,7 @@ async def current_player(request: Request, response: Response, services: Account
     address = request.client.host if request.client else ""
     limits = services.limits
     too_soon(await limits.wait(limits.guests, address, services.clock.now()), "new players")
-    player, token = await services.store.create_guest(guest_name(), device)
+    player, token = await services.store.create_guest(device=device)
     # A cookie whose session has ended (signed out from another browser, or its account
     # deleted): the new guest's answer says so, so the page can tell the player.
     request.state.signed_out = bool(request.cookies.get(COOKIE))

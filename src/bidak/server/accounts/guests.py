@@ -46,6 +46,15 @@ _ANIMALS = (
 )
 
 
-def guest_name() -> str:
-    """A friendly name such as "Swift Otter 42"; players can change it."""
-    return f"{secrets.choice(_ADJECTIVES)} {secrets.choice(_ANIMALS)} {secrets.randbelow(90) + 10}"
+GUEST_TRIES = 8
+"""Generated names a new guest may be offered before giving up: each try after a taken one
+draws again, from longer numbers every second try."""
+
+
+def guest_name(attempt: int = 0) -> str:
+    """A friendly name such as "Swift Otter 42"; players can change it. Names are unique
+    (by skeleton), so a name that is taken is drawn again with ``attempt`` one more: from the
+    third try on the number has three digits, then four, so the draws never run out."""
+    digits = 2 + attempt // 2
+    number = 10 ** (digits - 1) + secrets.randbelow(9 * 10 ** (digits - 1))
+    return f"{secrets.choice(_ADJECTIVES)} {secrets.choice(_ANIMALS)} {number}"

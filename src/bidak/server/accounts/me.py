@@ -39,8 +39,8 @@ async def read_me(request: Request, player: PlayerDep) -> Me:
 @router.patch("", response_model=Me)
 async def rename(body: Rename, player: PlayerDep, services: PlayDep) -> Me:
     """Rename the visitor. A refused name answers 422 with ``detail: {code, message}``
-    (``name_length``, ``name_characters``, ``name_reserved``; ``name_replaced``: a
-    moderator replaced it) and changes nothing."""
+    (``name_length``, ``name_characters``, ``name_reserved``; ``name_taken``: another player's
+    name reads the same; ``name_replaced``: a moderator replaced it) and changes nothing."""
     try:
         name = clean_name(body.name)
         return _me(await services.store.rename(player.id, name))

@@ -20,8 +20,9 @@ from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.engine import Connection
 
 from bidak.server.accounts.devices import UNKNOWN
-from bidak.server.accounts.names import NameRefused
-from bidak.server.shared.store.db import Database
+from bidak.server.accounts.guests import GUEST_TRIES, guest_name
+from bidak.server.accounts.names import NameRefused, skeleton, taken
+from bidak.server.shared.store.db import Database, KeyTaken
 from bidak.server.shared.store.models import ActionRow, PlayerRow, SessionRow
 from bidak.server.shared.store.rows import new_id, token_hash
 
@@ -111,6 +112,7 @@ def _create_guest(connection: Connection, player: PlayerRow, device: str) -> str
         insert(_PLAYERS).values(
             id=player.id,
             name=player.name,
+            skeleton=player.skeleton,
             created_at=player.created_at,
             coins=player.coins,
             rating=player.rating,
@@ -129,7 +131,15 @@ def _rename(connection: Connection, player_id: str, name: str) -> PlayerRow | No
     ).scalars()
     if name.casefold() in {old.casefold() for old in replaced if old}:
         raise NameRefused("name_replaced", "A moderator replaced this name; choose another")
-    connection.execute(update(_PLAYERS).where(_PLAYERS.c.id == player_id).values(name=name))
+    key = skeleton(name)
+    holder = connection.execute(
+        select(_PLAYERS.c.id).where(_PLAYERS.c.skeleton == key, _PLAYERS.c.id != player_id)
+    ).first()
+    if holder is not None:
+        raise taken()
+    connection.execute(
+        update(_PLAYERS).where(_PLAYERS.c.id == player_id).values(name=name, skeleton=key)
+    )
     return player_row(connection, player_id)
 
 
@@ -143,19 +153,34 @@ class Players:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def create_guest(self, name: str, device: str = UNKNOWN) -> tuple[PlayerRow, str]:
-        """Store a new guest called ``name`` and its first session, in one transaction; the
-        player and the session's cookie token."""
-        player = PlayerRow(
-            id=new_id(),
-            name=name,
-            created_at=datetime.now(UTC),
-            coins=0,
-            rating=1500.0,
-            experience=0,
-        )
-        token = await self.db.write(partial(_create_guest, player=player, device=device))
-        return player, token
+    async def create_guest(
+        self, name: str | None = None, device: str = UNKNOWN
+    ) -> tuple[PlayerRow, str]:
+        """Store a new guest and its first session, in one transaction; the player and the
+        session's cookie token. The guest is called ``name`` (``NameRefused`` ``name_taken``
+        if another player's name reads the same), or by default a generated name, drawn again
+        while it is taken (:func:`bidak.server.accounts.guests.guest_name`)."""
+        for attempt in range(GUEST_TRIES):
+            chosen = guest_name(attempt) if name is None else name
+            player = PlayerRow(
+                id=new_id(),
+                name=chosen,
+                skeleton=skeleton(chosen),
+                created_at=datetime.now(UTC),
+                coins=0,
+                rating=1500.0,
+                experience=0,
+            )
+            try:
+                token = await self.db.write_keyed(
+                    partial(_create_guest, player=player, device=device)
+                )
+            except KeyTaken:
+                if name is not None:
+                    raise taken() from None
+                continue
+            return player, token
+        raise KeyTaken(f"no free guest name in {GUEST_TRIES} draws")
 
     async def session_for_token(self, token: str) -> tuple[SessionRow, PlayerRow] | None:
         """The session of a cookie token and its player; None for an unknown (or ended)
@@ -190,8 +215,13 @@ class Players:
 
     async def rename(self, player_id: str, name: str) -> PlayerRow:
         """Store the player's new ``name`` (already checked by
-        :func:`bidak.server.accounts.names.clean_name`); the row after it, or KeyError."""
-        renamed = await self.db.write(partial(_rename, player_id=player_id, name=name))
+        :func:`bidak.server.accounts.names.clean_name`); the row after it, or KeyError;
+        ``NameRefused`` (``name_taken``) when another player's name reads the same, also when
+        two renames to one name race (the unique skeleton lets one through)."""
+        try:
+            renamed = await self.db.write_keyed(partial(_rename, player_id=player_id, name=name))
+        except KeyTaken:  # another rename to the same name was stored first
+            raise taken() from None
         if renamed is None:
             raise KeyError(player_id)
         return renamed

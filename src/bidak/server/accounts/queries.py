@@ -183,7 +183,9 @@ def merge_guest(connection: Connection, guest_id: str, into_id: str, at: datetim
     )
     connection.execute(delete(_QUEUE).where(_QUEUE.c.player_id == guest_id))
     connection.execute(
-        update(_PLAYERS).where(_PLAYERS.c.id == guest_id).values(merged_into=into_id)
+        update(_PLAYERS)
+        .where(_PLAYERS.c.id == guest_id)
+        .values(merged_into=into_id, skeleton=None)  # its name is free for the account
     )
     return moved
 
@@ -214,7 +216,14 @@ def delete_account(connection: Connection, player_id: str, at: datetime) -> None
     connection.execute(
         update(_PLAYERS)
         .where(_PLAYERS.c.id == player_id)
-        .values(name=DELETED_NAME, email=None, deleted_at=at, board=None, checkers=None)
+        .values(
+            name=DELETED_NAME,
+            skeleton=None,
+            email=None,
+            deleted_at=at,
+            board=None,
+            checkers=None,
+        )
     )
 
 

@@ -128,8 +128,15 @@ class Accounts:
         return self.outbox
 
     async def _allowed(self, address: str, client: str) -> None:
+        """Whether ``client`` may have one more link sent to ``address`` now: its own share of
+        the address's links (so a stranger cannot use up the owner's), its own links in all,
+        and the address's ceiling over every client; else :class:`AccountError` 429."""
         limits = self.limits
-        for rule, key in ((limits.email_address, address), (limits.email_client, client)):
+        for rule, key in (
+            (limits.email_address, f"{address} {client}"),
+            (limits.email_client, client),
+            (limits.email_ceiling, address),
+        ):
             wait = await limits.wait(rule, key, self.clock.now())
             if wait > 0:
                 raise AccountError(

@@ -20,6 +20,7 @@ from sqlalchemy import Table, insert, select, update
 from sqlalchemy.engine import Connection
 
 from bidak.fairplay import WINDOW, MatchFigures
+from bidak.server.accounts import skeleton
 from bidak.server.shared.store.models import (
     ActionRow,
     EventRow,
@@ -52,6 +53,10 @@ class NoSuchPlayer(Exception):
 
 class NothingToChange(Exception):
     """The action would change nothing (already muted, not banned, ...): nothing is stored."""
+
+
+class NameInUse(Exception):
+    """A rename to a name another player wears (the same skeleton): nothing is stored."""
 
 
 @dataclass(frozen=True)
@@ -286,7 +291,13 @@ def act(
     if kind == "rename":
         if new_name is None or new_name == player.name:
             raise NothingToChange("the new name is the name")
-        _set(connection, player_id, name=new_name)
+        key = skeleton(new_name)
+        holder = connection.execute(
+            select(_PLAYERS.c.id).where(_PLAYERS.c.skeleton == key, _PLAYERS.c.id != player_id)
+        ).first()
+        if holder is not None:
+            raise NameInUse(new_name)
+        _set(connection, player_id, name=new_name, skeleton=key)
         detail = player.name
     elif kind in ("mute", "unmute"):
         if player.talk_muted == (kind == "mute"):

@@ -10,7 +10,7 @@ from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, ConfigDict, Field
 
 from bidak.fairplay import Signal
-from bidak.server.accounts import NameRefused, PlayerDep, clean_name, guest_name
+from bidak.server.accounts import GUEST_TRIES, NameRefused, PlayerDep, clean_name, guest_name
 from bidak.server.fairplay.deps import FairPlayDep, ModeratorDep
 from bidak.server.fairplay.queries import Action, Report
 from bidak.server.fairplay.service import Case, FairPlayError
@@ -273,8 +273,14 @@ async def act(
             name = clean_name(body.name) if body.name else guest_name()
         except NameRefused as refused:
             raise HTTPException(422, {"code": refused.code, "message": refused.message}) from None
-    try:
-        done = await services.fairplay.act(moderator.id, player_id, body.kind, body.note, name)
-    except FairPlayError as error:
-        raise _refused(error) from None
-    return _action(done, {moderator.id: moderator.name})
+    attempt = 0
+    while True:
+        try:
+            done = await services.fairplay.act(moderator.id, player_id, body.kind, body.note, name)
+        except FairPlayError as error:
+            if error.code == "name_taken" and not body.name and attempt < GUEST_TRIES:
+                attempt += 1  # a generated name another player has: draw another
+                name = guest_name(attempt)
+                continue
+            raise _refused(error) from None
+        return _action(done, {moderator.id: moderator.name})

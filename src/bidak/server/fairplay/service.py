@@ -138,6 +138,8 @@ class FairPlay:
             action = await self.db.write_keyed(work)
         except queries.NoSuchPlayer:
             raise FairPlayError("not_found", "There is no such player") from None
+        except queries.NameInUse:
+            raise FairPlayError("name_taken", "Another player has that name") from None
         except (queries.NothingToChange, KeyTaken) as same:
             # KeyTaken: a twin ban refunded the same matches first and this one rolled back.
             raise FairPlayError("unchanged", f"Nothing to change: {same}") from None

@@ -5,7 +5,14 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import PlainTextResponse
 
-from bidak.server.matches.schemas import DiceProof, EventItem, MatchEvents, MatchRating, RatingLine
+from bidak.server.matches.schemas import (
+    DiceProof,
+    EventItem,
+    MatchEvents,
+    MatchRating,
+    RatingLine,
+    Unrated,
+)
 from bidak.server.matches.service import mat_text
 from bidak.server.play import PlayDep, all_dice
 from bidak.server.shared.store.models import MatchRow
@@ -69,7 +76,9 @@ async def rating(match_id: str, services: PlayDep) -> MatchRating:
     room = await services.store.room(row.room_code)
     rated = await services.store.rated_match(match_id)
     if room is None or rated is None:
-        return MatchRating(match_id=match_id, rated=False, players=[])
+        why = await services.store.unrated_reason(match_id) if room is not None else None
+        unrated: Unrated | None = "guest" if why == "guest" else "pair_limit" if why else None
+        return MatchRating(match_id=match_id, rated=False, players=[], unrated=unrated)
     lines = []
     for seat, player_id in enumerate((room.seat0_id, room.seat1_id)):
         won = player_id == rated.winner_id

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, Field
 
 
@@ -32,10 +34,19 @@ class RatingLine(BaseModel):
     after: float
 
 
+Unrated = Literal["guest", "pair_limit"]
+
+
 class MatchRating(BaseModel):
     match_id: str
     rated: bool = Field(description="false: not a rated match, or not over yet")
     players: list[RatingLine] = Field(description="seat 0 first")
+    unrated: Unrated | None = Field(
+        default=None,
+        description="why a match of a rated room moved no rating: guest (a player has no linked"
+        " e-mail address), pair_limit (the two already moved each other's ratings 3 times in"
+        " the day)",
+    )
 
 
 # -- the engine's advice (bidak.engine.hints, bidak.engine.review_model) ------------------------

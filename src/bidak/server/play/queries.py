@@ -22,7 +22,7 @@ from sqlalchemy import Table, bindparam, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from bidak.server.play.rated_queries import RatedEnd, rate
+from bidak.server.play.rated_queries import RatedEnd, rate, unrated_reason
 from bidak.server.play.room import Room, RoomKind
 from bidak.server.shared.store.batches import Batcher, WriteResult
 from bidak.server.shared.store.db import Database, StorageError
@@ -240,6 +240,12 @@ class RoomStore:
             return None
         async with self.db.session() as session:
             return await session.get(RatedMatchRow, match_id)
+
+    async def unrated_reason(self, match_id: str) -> str | None:
+        """Why a match of a rated room moved no rating (``guest``, ``pair_limit``), or None."""
+        if not is_key(match_id):
+            return None
+        return await self.db.read(partial(unrated_reason, match_id=match_id))
 
     async def live_matches(self) -> list[MatchRow]:
         """Unfinished matches: their clocks and bots are re-armed at start."""

@@ -22,6 +22,7 @@ send headers without end, or hold connections open by sending a byte now and the
 from __future__ import annotations
 
 import asyncio
+import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -54,12 +55,28 @@ def configure(settings: Settings) -> None:
     _head = HeadLimits(settings.max_header_bytes, settings.max_headers, settings.header_timeout)
 
 
+def trusted_proxies(settings: Settings) -> str:
+    """The addresses whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed: the
+    operator's ``FORWARDED_ALLOW_IPS`` (uvicorn's own setting: addresses or networks separated
+    by commas, ``*`` for all); unset, none in production and the local host otherwise. Believed
+    from anyone else, the header would let every client choose the address the per-client
+    limits count it under."""
+    named = os.environ.get("FORWARDED_ALLOW_IPS")
+    if named is not None:
+        return named.strip()
+    return "" if settings.environment == "production" else "127.0.0.1"
+
+
 def http_options(settings: Settings) -> dict[str, Any]:
-    """The uvicorn options that bound a request's head (h11's own bound too, where it is used)."""
+    """The uvicorn options that bound a request's head (h11's own bound too, where it is used),
+    and the proxies whose forwarding headers are believed (:func:`trusted_proxies`)."""
     configure(settings)
+    proxies = trusted_proxies(settings)
     return {
         "http": GuardedHttp,
         "h11_max_incomplete_event_size": settings.max_header_bytes,
+        "proxy_headers": bool(proxies),
+        "forwarded_allow_ips": proxies,
     }
 
 

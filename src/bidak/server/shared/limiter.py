@@ -208,7 +208,11 @@ class Limits:
     talk: Rule = Rule("talk", 1 / 3, 1)
     """Table talk phrases, by player: one every 3 seconds."""
     email_address: Rule = Rule("email_address", 3 / 3600, 3)
-    """Letters with a one-time link, by address: 3 an hour."""
+    """Letters with a one-time link, by e-mail address *and* client address: 3 an hour, so
+    whoever asks for somebody else's address uses up their own allowance, not the owner's."""
+    email_ceiling: Rule = Rule("email_ceiling", 20 / 3600, 20)
+    """Letters with a one-time link, by e-mail address over all clients: 20 an hour (what a
+    mailbox receives at most, however many clients ask)."""
     email_client: Rule = Rule("email_client", 10 / 3600, 10)
     """Letters with a one-time link, by client address: 10 an hour."""
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Iterable
+from typing import Any
 from urllib.parse import urlsplit
 
 import orjson
@@ -201,6 +202,22 @@ class SiteCheck:
             raise Refused(403, f"Refused: a change must come from a page of {site}, not {shown}")
 
 
+PERSONAL = "personal"
+"""The request's state key that marks an answer about the signed-in player (set by whoever
+reads the session): such an answer carries ``Cache-Control: no-store``, so no shared cache (a
+proxy, a CDN) and no browser cache keeps one player's data to give it to anyone else."""
+
+
+def mark_personal(state: Any) -> None:
+    """Mark a request's answer as personal (``request.state``)."""
+    setattr(state, PERSONAL, True)
+
+
+def is_personal(scope: Scope) -> bool:
+    state = scope.get("state")
+    return bool(state.get(PERSONAL)) if isinstance(state, dict) else False
+
+
 class SiteGuard:
     """The middleware: refuses changes and WebSocket upgrades that :class:`SiteCheck` refuses,
     and adds the page policy to every HTTP response."""
@@ -232,8 +249,13 @@ class SiteGuard:
         async def send_with_policy(message: Message) -> None:
             if message["type"] == "http.response.start":
                 present = {name.lower() for name, _ in message.get("headers", ())}
+                own = list(message.get("headers", ()))
+                if is_personal(scope):  # whatever the route said, no cache keeps it
+                    own = [(n, v) for n, v in own if n.lower() != b"cache-control"]
+                    own.append((b"cache-control", b"no-store"))
+                    present.add(b"cache-control")
                 extra = [(n, v) for n, v in headers if n not in present]
-                message = {**message, "headers": [*message.get("headers", ()), *extra]}
+                message = {**message, "headers": [*own, *extra]}
             await send(message)
 
         if scope["method"] in UNSAFE:

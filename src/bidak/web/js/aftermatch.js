@@ -66,6 +66,10 @@ export function createAfterMatch({ code, view, navigate, nameOf }) {
   }
 
   function ratingRows() {
+    if (rating?.unrated) {
+      // A match of a rated room that moved no rating: say so, and why.
+      return tx(`rating.unrated_${rating.unrated}`, null, "p", { class: "rating-unrated", id: "rating-unrated" });
+    }
     if (!rating?.rated) return null;
     const v = view();
     const me = v.seat ?? 0;

@@ -90,7 +90,7 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
               draw();
               toast(tx("profile.saved"));
             } catch (error) {
-              const known = ["name_length", "name_characters", "name_reserved", "name_replaced"];
+              const known = ["name_length", "name_characters", "name_reserved", "name_replaced", "name_taken"];
               const code = error instanceof ApiError ? error.code : null;
               toast(tx(code && known.includes(code) ? `profile.${code}` : "profile.bad_name"), "error");
             }

@@ -32,6 +32,11 @@ class PlayerRow(Base):
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
+    skeleton: Mapped[str | None] = mapped_column(String(96), unique=True, index=True, default=None)
+    """The name as a person reads it (:func:`bidak.server.accounts.names.skeleton`): unique, so
+    no two players wear names that look alike. None for a deleted or retired account, and for
+    a player who shared a look-alike name with an older one when the column came (migration
+    0010) until they rename."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     email: Mapped[str | None] = mapped_column(String(254), unique=True, default=None)
     """Normalised (:func:`bidak.server.mail.addresses.normalise`); set once confirmed."""
@@ -187,6 +192,18 @@ class RatedMatchRow(Base):
     winner_change: Mapped[float] = mapped_column(Float)
     loser_change: Mapped[float] = mapped_column(Float)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class UnratedMatchRow(Base):
+    """A match of a rated room that moved no rating, and why (``reason``): ``guest`` (a player
+    had no linked e-mail address) or ``pair_limit`` (the same two had moved each other's
+    ratings :data:`~bidak.server.play.rated_queries.PAIR_LIMIT` times in the day before)."""
+
+    __tablename__ = "unrated_matches"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    reason: Mapped[str] = mapped_column(String(16))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class QueueRow(Base):

@@ -10,7 +10,7 @@
   with both ratings before and after.
 
 Revision ID: 0011
-Revises: 0009 (0010 is added in parallel; the chain is fixed when both are merged)
+Revises: 0010 (added in parallel with 0010, names; chained after it when both were merged)
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0011"
-down_revision = "0009"
+down_revision = "0010"
 branch_labels = None
 depends_on = None
 

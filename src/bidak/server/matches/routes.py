@@ -77,7 +77,11 @@ async def rating(match_id: str, services: PlayDep) -> MatchRating:
     rated = await services.store.rated_match(match_id)
     if room is None or rated is None:
         why = await services.store.unrated_reason(match_id) if room is not None else None
-        unrated: Unrated | None = "guest" if why == "guest" else "pair_limit" if why else None
+        # A ban from rated play is a moderator's matter between them and the player: the
+        # opponent is not told why (``banned`` is stored for the tournaments, not shown).
+        unrated: Unrated | None = (
+            "guest" if why == "guest" else "pair_limit" if why == "pair_limit" else None
+        )
         return MatchRating(match_id=match_id, rated=False, players=[], unrated=unrated)
     lines = []
     for seat, player_id in enumerate((room.seat0_id, room.seat1_id)):

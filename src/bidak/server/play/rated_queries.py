@@ -31,6 +31,7 @@ PAIR_LIMIT = 3
 PAIR_WINDOW = timedelta(days=1)
 GUEST = "guest"
 PAIR = "pair_limit"
+BANNED = "banned"
 
 _PLAYERS = cast(Table, PlayerRow.__table__)
 _RATED = cast(Table, RatedMatchRow.__table__)
@@ -89,7 +90,7 @@ def rate(connection: Connection, end: RatedEnd, at: datetime) -> bool:
     }
     winner, loser = rows[end.winner_id], rows[end.loser_id]
     if winner.rated_ban or loser.rated_ban:
-        return False
+        return _unrated(connection, end, BANNED, at)
     if not winner.email or not loser.email:
         return _unrated(connection, end, GUEST, at)
     paired = connection.execute(
@@ -127,7 +128,15 @@ def _unrated(connection: Connection, end: RatedEnd, reason: str, at: datetime) -
         select(_UNRATED.c.match_id).where(_UNRATED.c.match_id == end.match_id)
     ).first()
     if done is None:
-        connection.execute(_UNRATED.insert().values(match_id=end.match_id, reason=reason, at=at))
+        connection.execute(
+            _UNRATED.insert().values(
+                match_id=end.match_id,
+                winner_id=end.winner_id,
+                loser_id=end.loser_id,
+                reason=reason,
+                at=at,
+            )
+        )
     return False
 
 

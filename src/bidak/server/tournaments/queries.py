@@ -25,6 +25,7 @@ from bidak.server.shared.store.models import (
     RoomRow,
     TournamentMatchRow,
     TournamentRow,
+    UnratedMatchRow,
 )
 from bidak.server.shared.store.rows import insert_rows
 from bidak.tournament import (
@@ -43,6 +44,7 @@ _E = cast(Table, EntrantRow.__table__)
 _M = cast(Table, TournamentMatchRow.__table__)
 _ROOMS = cast(Table, RoomRow.__table__)
 _RATED = cast(Table, RatedMatchRow.__table__)
+_UNRATED = cast(Table, UnratedMatchRow.__table__)
 _PLAYERS = cast(Table, PlayerRow.__table__)
 
 ACTIVE = ("open", "running")
@@ -235,13 +237,19 @@ def _save_entrant(connection: Connection, tournament_id: str, e: ArenaEntrant) -
 
 
 def _ended(connection: Connection, tournament_id: str) -> list[Any]:
-    """Undecided matches of the tournament whose rated end is stored: (match row, winner)."""
+    """Undecided matches of the tournament whose end is stored, rated or not (a guest, a pair's
+    fourth match of the day, a player banned from rated play): (match row, winner)."""
     return list(
         connection.execute(
-            select(_M, _RATED.c.winner_id.label("won_by"))
+            select(_M, func.coalesce(_RATED.c.winner_id, _UNRATED.c.winner_id).label("won_by"))
             .join(_ROOMS, _ROOMS.c.code == _M.c.room_code)
-            .join(_RATED, _RATED.c.match_id == _ROOMS.c.match_id)
-            .where(_M.c.tournament_id == tournament_id, _M.c.winner_id.is_(None))
+            .outerjoin(_RATED, _RATED.c.match_id == _ROOMS.c.match_id)
+            .outerjoin(_UNRATED, _UNRATED.c.match_id == _ROOMS.c.match_id)
+            .where(
+                _M.c.tournament_id == tournament_id,
+                _M.c.winner_id.is_(None),
+                or_(_RATED.c.winner_id.is_not(None), _UNRATED.c.winner_id.is_not(None)),
+            )
             .order_by(_M.c.created_at, _M.c.room_code)
         )
     )

@@ -196,12 +196,16 @@ class RatedMatchRow(Base):
 
 class UnratedMatchRow(Base):
     """A match of a rated room that moved no rating, and why (``reason``): ``guest`` (a player
-    had no linked e-mail address) or ``pair_limit`` (the same two had moved each other's
-    ratings :data:`~bidak.server.play.rated_queries.PAIR_LIMIT` times in the day before)."""
+    had no linked e-mail address), ``pair_limit`` (the same two had moved each other's
+    ratings :data:`~bidak.server.play.rated_queries.PAIR_LIMIT` times in the day before) or
+    ``banned`` (one is banned from rated play). With who won: a tournament's match is decided by
+    its end, rated or not."""
 
     __tablename__ = "unrated_matches"
 
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    winner_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    loser_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
     reason: Mapped[str] = mapped_column(String(16))
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 

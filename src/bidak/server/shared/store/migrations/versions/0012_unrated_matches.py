@@ -1,5 +1,6 @@
 """Matches of rated rooms that moved no rating, and why (a guest played, or the same two had
-played their rated matches of the day): the match-over dialog tells the players.
+played their rated matches of the day, or one is banned from rated play), with who won: the
+match-over dialog tells the players, and a tournament learns its match's winner from it.
 
 Revision ID: 0012
 Revises: 0011
@@ -20,6 +21,8 @@ def upgrade() -> None:
     op.create_table(
         "unrated_matches",
         sa.Column("match_id", sa.String(32), sa.ForeignKey("matches.id"), primary_key=True),
+        sa.Column("winner_id", sa.String(32), sa.ForeignKey("players.id"), nullable=False),
+        sa.Column("loser_id", sa.String(32), sa.ForeignKey("players.id"), nullable=False),
         sa.Column("reason", sa.String(16), nullable=False),
         sa.Column("at", sa.DateTime(timezone=True), nullable=False),
     )

@@ -52,7 +52,7 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
 
 async def _new_match(store: Store) -> str:
     """A stored match at version ``START`` (its first events); returns its id."""
-    player, _ = await store.create_guest("Ana")
+    player, _ = await store.create_guest()
     rules = RuleSet(length=3)
     code = new_id()[:22]
     await store.create_room(

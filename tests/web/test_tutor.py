@@ -8,7 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from tests.web.conftest import screenshot
-from tests.web.helpers import board_data, start_practice, tap, wait_for_my_move_or_end
+from tests.web.helpers import (
+    board_data,
+    play_turn,
+    start_practice,
+    tap,
+    wait_for_my_move_or_end,
+)
 
 COMMITTED = Path(__file__).resolve().parent / "screenshots"
 BLUNDER = 0.08
@@ -63,6 +69,37 @@ def test_the_tutor_warns_before_a_blunder_at_phone_size(server: Any, pages: Any)
         page.click("#btn-undo")
     make(page, best["steps"])
     page.click("#btn-ok")
+    page.wait_for_function(
+        f"() => document.querySelector('#main svg.board').dataset.version !== '{version}'"
+    )
+    assert page.query_selector("#tutor-dialog") is None
+
+
+def test_with_the_tutor_on_a_roll_that_could_be_a_double_asks_it_first(
+    server: Any, pages: Any
+) -> None:
+    """Rolling when doubling was allowed is the decision not to double: the tutor is asked about
+    it (``no_double``) and, the right decision, the dice go at once."""
+    running = server()
+    page = pages.new(running.base)
+    page.goto("/")
+    start_practice(page, level="beginner", length=3, cube=True)
+    page.click("#btn-tutor")
+    for _ in range(20):
+        state = wait_for_my_move_or_end(page)
+        if state == "roll" and page.query_selector("#btn-double"):
+            break
+        assert state in ("move", "roll"), state
+        if state == "move":
+            play_turn(page)
+        else:
+            page.click("#btn-roll")
+    else:
+        raise AssertionError("no turn with both a roll and a double offered")
+    version = board_data(page, "version")
+    with page.expect_request(lambda r: r.url.endswith("/tutor")) as asked:
+        page.click("#btn-roll")
+    assert asked.value.post_data_json == {"cube": "no_double"}
     page.wait_for_function(
         f"() => document.querySelector('#main svg.board').dataset.version !== '{version}'"
     )

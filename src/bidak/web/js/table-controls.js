@@ -44,6 +44,17 @@ export function createControls(store, board, where, { showHint, resign, syncOffe
     askTutor(v.code, { cube: "double" }, () => act("double"));
   }
 
+  /** Roll: when doubling was allowed too, rolling is the decision not to double; at a
+   * practice table with the tutor on, ask it first. */
+  function roll() {
+    const could = v.table?.allowed.includes("double");
+    if (v.kind !== "practice" || !tutorOn() || v.sending || !could) {
+      act("roll");
+      return;
+    }
+    askTutor(v.code, { cube: "no_double" }, () => act("roll"));
+  }
+
   function render() {
     const tb = v.table;
     const controls = clear(where.controls());
@@ -70,7 +81,7 @@ export function createControls(store, board, where, { showHint, resign, syncOffe
     }
     if (allowed.has("roll"))
       row.push(
-        button("btn.roll", () => act("roll"), {
+        button("btn.roll", roll, {
           class: "btn primary",
           id: "btn-roll",
           title: t("key.roll"),
@@ -171,7 +182,7 @@ export function createControls(store, board, where, { showHint, resign, syncOffe
     if (!tb) return;
     const allowed = new Set(tb.allowed);
     const k = event.key;
-    if ((k === "r" || k === "R") && allowed.has("roll") && !v.sending) act("roll");
+    if ((k === "r" || k === "R") && allowed.has("roll") && !v.sending) roll();
     else if ((k === "d" || k === "D") && allowed.has("double") && !v.sending) double();
     else if (k === "u" || k === "U" || k === "Backspace") undo();
     else if (k === "h" || k === "H") {

@@ -5,6 +5,7 @@
 import { h, raw, tx } from "./dom.js";
 import { t } from "./i18n.js";
 import { nameOf } from "./table-names.js";
+import { askTutor, tutorOn } from "./tutor.js";
 import { dialog, segmented } from "./ui.js";
 
 /** @import { DialogAction } from "./ui.js" */
@@ -26,6 +27,21 @@ export function createDialogs(store, { navigate, afterPanel }) {
   /** @type {MutationObserver | null} */
   let waiting = null;
 
+  /** Take or drop: at a practice table with the tutor on, ask it first; "reconsider" opens
+   * the take dialog again. */
+  function answer(/** @type {"take" | "drop"} */ choice) {
+    if (v.kind !== "practice" || !tutorOn()) {
+      act(choice);
+      return;
+    }
+    askTutor(
+      v.code,
+      { cube: choice },
+      () => act(choice),
+      () => v.table && syncOffers(v.table),
+    );
+  }
+
   /** Open or close the dialogs the table itself asks for (a double, a resignation offered). */
   function syncOffers(/** @type {Table} */ tb) {
     const allowed = new Set(tb.allowed);
@@ -45,8 +61,8 @@ export function createDialogs(store, { navigate, afterPanel }) {
         body: () => tx("take.body", { value: tb.cube.offered, current: tb.cube.value }, "p"),
         dismissable: false,
         actions: [
-          { key: "btn.take", kind: "primary", id: "btn-take", onclick: () => act("take") },
-          { key: "btn.drop", kind: "danger", id: "btn-drop", onclick: () => act("drop") },
+          { key: "btn.take", kind: "primary", id: "btn-take", onclick: () => answer("take") },
+          { key: "btn.drop", kind: "danger", id: "btn-drop", onclick: () => answer("drop") },
         ],
       });
     }

@@ -17,13 +17,16 @@ export function setTutor(/** @type {boolean} */ on) {
 }
 
 /**
- * Ask the tutor about a play (`{ steps }`) or a cube decision (`{ cube: "double" }`), then
+ * Ask the tutor about a play (`{ steps }`) or a cube decision (`{ cube: "double" }`,
+ * `"no_double"` before a roll that could have been a double, `"take"`, `"drop"`), then
  * `send()` at once (no warning) or after "send anyway".
  * @param {string} code the room
  * @param {{ steps: number[][] } | { cube: string }} question
  * @param {() => void} send
+ * @param {() => void} [reconsider] what "reconsider" does besides closing the warning (the
+ *   take dialog opens again)
  */
-export async function askTutor(code, question, send) {
+export async function askTutor(code, question, send, reconsider) {
   let advice;
   try {
     advice = await api.tutor(code, question);
@@ -42,7 +45,7 @@ export async function askTutor(code, question, send) {
     body: () =>
       tx(cube ? "tutor.body_cube" : "tutor.body", { loss: advice.loss.toFixed(3) }, "p", { id: "tutor-loss" }),
     actions: [
-      { key: "tutor.reconsider", kind: "primary", id: "tutor-reconsider" },
+      { key: "tutor.reconsider", kind: "primary", id: "tutor-reconsider", onclick: reconsider },
       { key: "tutor.send", id: "tutor-send", onclick: send },
     ],
   });

@@ -66,6 +66,9 @@ def test_a_guest_plays_a_whole_one_point_match_against_the_beginner_bot(
     assert page.locator("#equity-graph .graph-line").count() == 1
     assert page.get_attribute("#export-mat", "href").endswith("/mat")
     assert page.input_value("#xgid").startswith("XGID=")
+    # The decision's position as a picture for a chat app: the server draws it from the XGID.
+    picture = page.request.get(page.get_attribute("#review-share", "href"))
+    assert picture.ok and picture.body().startswith(b"\x89PNG"), picture.status
     first = board_data(page, "position")
     page.click("#review-next")
     page.wait_for_selector('#move-list .move.on[data-index="1"]')

@@ -189,6 +189,18 @@ export function mountReview(root, matchId, { navigate }) {
           },
           { class: "btn small", id: "copy-xgid" },
         ),
+        h(
+          "a",
+          {
+            class: "btn ghost small",
+            id: "review-share",
+            href: `/api/positions/share.png?xgid=${encodeURIComponent(d.xgid)}`,
+            target: "_blank",
+            rel: "noopener",
+            "data-i18n": "drill.share",
+          },
+          t("drill.share"),
+        ),
       ),
     );
   }

@@ -21,6 +21,8 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
+from sqlalchemy.exc import DBAPIError
+
 from bidak.match import RuleSet, TimeoutPolicy
 from bidak.server.play import (
     TOURNAMENT_ENDS,
@@ -32,7 +34,7 @@ from bidak.server.play import (
 from bidak.server.shared.bus import Bus, player_channel
 from bidak.server.shared.clocks import Clock
 from bidak.server.shared.settings import Settings
-from bidak.server.shared.store.db import Database
+from bidak.server.shared.store.db import Database, StorageError
 from bidak.server.shared.store.models import TournamentRow
 from bidak.server.tournaments import queries
 from bidak.server.tournaments.queries import TournamentError
@@ -339,6 +341,8 @@ class Tournaments:
             self._wake.clear()
             try:
                 await self.tick()
+            except (StorageError, DBAPIError, OSError) as lost:  # the next tick tries again
+                log.warning("a tournament step failed: the database did not answer (%s)", lost)
             except Exception:  # pragma: no cover - the next tick tries again
                 log.exception("a tournament step failed")
             if self._wake.is_set():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -12,7 +14,7 @@ from rich.table import Table
 from bidak.cli.errors import friendly
 
 if TYPE_CHECKING:
-    from bidak.bench.server import Think
+    from bidak.bench.server import Result
 
 app = typer.Typer(help="Benchmarks, each next to a reference measured in the same run.")
 console = Console()
@@ -170,11 +172,11 @@ def server(
 
     try:
         pace = Think.parse(think)
-        counts = _counts(sweep) if sweep is not None else [matches]
+        counts = _counts(sweep) if sweep is not None else None
     except ValueError as invalid:
         console.print(f"[bold red]error:[/] {invalid}")
         raise typer.Exit(2) from None
-    if sweep is not None and keep is not None:
+    if counts is not None and keep is not None:
         console.print("[bold red]error:[/] --keep keeps one run's files: leave it out of a sweep")
         raise typer.Exit(2)
     if keep is not None:
@@ -187,22 +189,21 @@ def server(
             console.print(f"[bold red]error:[/] {problem}")
             raise typer.Exit(2)
         keep.mkdir(parents=True, exist_ok=True)
-    if sweep is not None:
-        _sweep(counts, duration, pace, url, workers, deflate, server_workers, bus_url)
-        return
-    results = run(
-        matches,
-        duration,
-        pace,
+    measured = partial(
+        run,
+        duration=duration,
+        think=pace,
         url=url,
         workers=workers,
         deflate=deflate,
         server_workers=server_workers,
         bus_url=bus_url,
-        quick=quick,
-        folder=keep,
         progress=lambda text: console.print(f"[dim]{text}[/dim]"),
     )
+    if counts is not None:
+        _sweep(counts, measured)
+        return
+    results = measured(matches, quick=quick, folder=keep)
     console.print(results_table(results))
     for result in results:
         if result.tally.errors:
@@ -221,35 +222,15 @@ def _counts(text: str) -> list[int]:
     return sorted(set(counts))
 
 
-def _sweep(
-    counts: list[int],
-    duration: float,
-    pace: Think,
-    url: str | None,
-    workers: int | None,
-    deflate: bool,
-    server_workers: int,
-    bus_url: str | None,
-) -> None:
+def _sweep(counts: list[int], measured: Callable[[int], list[Result]]) -> None:
     """One run of Bidak and the relay per count (a fresh server each), then the table."""
     import os
 
-    from bidak.bench.server import run
     from bidak.bench.server.report import CAPACITY_P99_MS, capacity, sweep_table
 
     rows = []
     for count in counts:
-        bidak, relay = run(
-            count,
-            duration,
-            pace,
-            url=url,
-            workers=workers,
-            deflate=deflate,
-            server_workers=server_workers,
-            bus_url=bus_url,
-            progress=lambda text: console.print(f"[dim]{text}[/dim]"),
-        )
+        bidak, relay = measured(count)
         rows.append((count, bidak, relay))
         console.print(sweep_table(rows[-1:]))
     console.print(sweep_table(rows))

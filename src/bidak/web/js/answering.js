@@ -131,3 +131,20 @@ export function createAnswering({ send, redraw }) {
 
   return { board, show, finish, render, controls };
 }
+
+/**
+ * The card shown when nothing is left to answer (the drill's `drill-empty`, the puzzles'
+ * `puzzle-empty`): a title, why, and the way back to the lobby.
+ * @param {string} prefix the ids' start, `drill` or `puzzle`
+ * @param {string} keys the catalog keys' start: `<keys>.none` and `<keys>.none_body`
+ * @param {() => void} back
+ */
+export function nothingLeft(prefix, keys, back) {
+  return h(
+    "section",
+    { class: "card", id: `${prefix}-empty` },
+    tx(`${keys}.none`, null, "h2"),
+    tx(`${keys}.none_body`, null, "p", { class: "muted" }),
+    button("drill.back", back, { class: "btn primary", id: `${prefix}-back` }),
+  );
+}

@@ -2,7 +2,7 @@
 // The daily drill (#/drill): the next card of the player's blunder bank, answered on the board (a
 // play) or with the cube's two buttons; the server grades the answer by the equity it gave up and
 // schedules the card's return (FSRS). The card's answer never reaches the page before the answer.
-import { createAnswering } from "./answering.js";
+import { createAnswering, nothingLeft } from "./answering.js";
 import { api, statusOf } from "./api.js";
 import { button, clear, h, raw, tx } from "./dom.js";
 import { onLanguage, t } from "./i18n.js";
@@ -103,13 +103,7 @@ export function mountDrill(root, { navigate }) {
           "div",
           { class: "drill" },
           head,
-          h(
-            "section",
-            { class: "card", id: "drill-empty" },
-            tx("drill.none", null, "h2"),
-            tx("drill.none_body", null, "p", { class: "muted" }),
-            button("drill.back", () => navigate("/"), { class: "btn primary", id: "drill-back" }),
-          ),
+          nothingLeft("drill", "drill", () => navigate("/")),
         ),
       );
       return;

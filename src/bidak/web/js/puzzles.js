@@ -3,7 +3,7 @@
 // choice, served near the solver's puzzle rating (Glicko-2), in the theme chosen or any. Answered
 // on the board as the drill is (answering.js); the verdict says right or wrong and how the
 // rating moved. A puzzle names nobody: whose match it came from never reaches the page.
-import { createAnswering } from "./answering.js";
+import { createAnswering, nothingLeft } from "./answering.js";
 import { api, statusOf } from "./api.js";
 import { button, clear, h, raw, tx } from "./dom.js";
 import { onLanguage, t } from "./i18n.js";
@@ -181,13 +181,7 @@ export function mountPuzzles(root, { navigate }) {
           { class: "drill puzzles" },
           head,
           themes(),
-          h(
-            "section",
-            { class: "card", id: "puzzle-empty" },
-            tx("puzzles.none", null, "h2"),
-            tx("puzzles.none_body", null, "p", { class: "muted" }),
-            button("drill.back", () => navigate("/"), { class: "btn primary", id: "puzzle-back" }),
-          ),
+          nothingLeft("puzzle", "puzzles", () => navigate("/")),
         ),
       );
       return;

@@ -63,6 +63,37 @@ async def test_a_limit_allows_a_burst_then_one_act_per_interval_by_the_given_clo
         assert await limits.take(rule, "c", now + 3, cost=2) == pytest.approx(1.0)
 
 
+@pytest.mark.parametrize("kind", ["memory", "redis"])
+async def test_many_lookups_at_once_from_one_address_pass_while_its_allowance_lasts(
+    kind: str, request: pytest.FixtureRequest
+) -> None:
+    """A whole site behind one proxy reconnects after an outage: a hundred room lookups at once
+    from one address. Only a miss spends a token, so all pass; the misses then use it up."""
+    from bidak.server.play import lookups
+    from bidak.server.shared.limiter import Limits
+
+    now = 1_800_000_000.0
+    async with limiter(kind, request) as limiter_:
+        limits = Limits(
+            limiter_,
+            guests=Rule("g", 1, 1),
+            rooms=Rule("r", 1, 1),
+            room_misses=Rule.per_minute("room_misses", 10),
+            hints=Rule("h", 1, 1),
+            reviews=Rule("v", 1, 1),
+            messages=Rule("m", 1, 1),
+        )
+        waits = await asyncio.gather(
+            *(lookups.may_look_up(limits, "10.0.0.1", now) for _ in range(100))
+        )
+        assert waits == [0.0] * 100
+        for _ in range(10):
+            await lookups.missed(limits, "10.0.0.1", now)
+        assert await lookups.may_look_up(limits, "10.0.0.1", now) == pytest.approx(6.0)
+        assert await lookups.may_look_up(limits, "10.0.0.2", now) == 0.0, "another address"
+        assert await lookups.may_look_up(limits, "10.0.0.1", now + 6) == 0.0
+
+
 async def test_every_key_of_the_redis_limiter_expires_once_its_bucket_is_full_again(
     redis_url: str,
 ) -> None:

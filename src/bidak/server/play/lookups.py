@@ -13,12 +13,11 @@ from bidak.server.shared.limiter import Limits
 
 async def may_look_up(limits: Limits, address: str, now: float) -> float:
     """0.0 when ``address`` may look a room up now (its bucket holds a whole token, for the miss
-    this lookup may be), else the seconds until it may. Only a miss spends the token: it is
-    taken to see that it is there, and given back at once."""
-    wait = await limits.wait(limits.room_misses, address, now)
-    if wait == 0:
-        await limits.wait(limits.room_misses, address, now, -1.0)
-    return wait
+    this lookup may be), else the seconds until it may. Only a miss spends the token
+    (:func:`missed`): the check takes nothing, so any number of lookups from one address at
+    once (a site's players behind one proxy reconnecting after an outage) pass it while its
+    allowance lasts. Taking a token to look and giving it back refused the eleventh of them."""
+    return await limits.peek(limits.room_misses, address, now)
 
 
 async def missed(limits: Limits, address: str, now: float) -> None:

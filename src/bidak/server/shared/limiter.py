@@ -47,9 +47,12 @@ class Rule:
 
 
 class Limiter(Protocol):
-    async def take(self, rule: Rule, key: str, now: float, cost: float = 1.0) -> float:
-        """Take ``cost`` tokens from ``key``'s bucket under ``rule``: 0.0 if they were there
-        (the act may go ahead), else the seconds until they will be."""
+    async def take(
+        self, rule: Rule, key: str, now: float, cost: float = 1.0, need: float | None = None
+    ) -> float:
+        """Take ``cost`` tokens from ``key``'s bucket under ``rule`` if ``need`` (by default
+        ``cost``) are there: 0.0 if they were (the act may go ahead), else the seconds until
+        they will be. ``cost`` 0 and ``need`` 1 ask without taking anything."""
         ...
 
     async def close(self) -> None: ...
@@ -62,18 +65,20 @@ class MemoryLimiter:
         self._size = size
         self._rules: dict[Rule, Buckets] = {}
 
-    async def take(self, rule: Rule, key: str, now: float, cost: float = 1.0) -> float:
+    async def take(
+        self, rule: Rule, key: str, now: float, cost: float = 1.0, need: float | None = None
+    ) -> float:
         buckets = self._rules.get(rule)
         if buckets is None:
             buckets = self._rules[rule] = Buckets(rule.rate, rule.burst, self._size)
-        return buckets.take(key, now, cost)
+        return buckets.take(key, now, cost, need)
 
     async def close(self) -> None:
         self._rules.clear()
 
 
 # KEYS[1]: the bucket (a hash: t = tokens, at = when they were counted).
-# ARGV: rate, burst, now, cost, seconds the key is kept. Returns the wait, as text (Redis turns
+# ARGV: rate, burst, now, cost, seconds the key is kept, tokens needed. Returns the wait, as text (Redis turns
 # a Lua number into an integer).
 TAKE = """
 local rate = tonumber(ARGV[1])
@@ -81,6 +86,7 @@ local burst = tonumber(ARGV[2])
 local now = tonumber(ARGV[3])
 local cost = tonumber(ARGV[4])
 local kept = tonumber(ARGV[5])
+local need = tonumber(ARGV[6])
 local state = redis.call('HMGET', KEYS[1], 't', 'at')
 local tokens = tonumber(state[1])
 local at = tonumber(state[2])
@@ -93,10 +99,10 @@ if now > at then
   at = now
 end
 local wait = 0
-if tokens >= cost then
+if tokens >= need then
   tokens = tokens - cost
 else
-  wait = (cost - tokens) / rate
+  wait = (need - tokens) / rate
 end
 redis.call('HSET', KEYS[1], 't', string.format('%.6f', tokens), 'at', string.format('%.6f', at))
 redis.call('EXPIRE', KEYS[1], kept)
@@ -151,9 +157,12 @@ class RedisLimiter:
     def key(self, rule: Rule, key: str) -> str:
         return f"{self.prefix}limit:{rule.name}:{key}"
 
-    async def take(self, rule: Rule, key: str, now: float, cost: float = 1.0) -> float:
+    async def take(
+        self, rule: Rule, key: str, now: float, cost: float = 1.0, need: float | None = None
+    ) -> float:
         kept = math.ceil(rule.refill_seconds) + 1
-        args = [repr(rule.rate), repr(rule.burst), repr(now), repr(cost), kept]
+        need = cost if need is None else need
+        args = [repr(rule.rate), repr(rule.burst), repr(now), repr(cost), kept, repr(need)]
         if time.monotonic() < self._paused_until:
             return 0.0
         try:
@@ -229,8 +238,14 @@ class Limits:
         )
 
     async def wait(self, rule: Rule, key: str, now: float, cost: float = 1.0) -> float:
-        """0.0 if ``key`` may act now under ``rule``, else the seconds until it may."""
+        """0.0 if ``key`` may act now under ``rule`` (the act is counted), else the seconds
+        until it may."""
         return await self.limiter.take(rule, key, now, cost)
+
+    async def peek(self, rule: Rule, key: str, now: float) -> float:
+        """0.0 if ``key`` holds a whole token under ``rule``, else the seconds until it will;
+        nothing is taken (a check that many requests make at once cannot use the bucket up)."""
+        return await self.limiter.take(rule, key, now, 0.0, 1.0)
 
 
 class MessageAllowance:

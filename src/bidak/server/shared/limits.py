@@ -24,13 +24,15 @@ class Bucket:
         self.tokens = min(self.burst, self.tokens + max(0.0, now - self.last) * self.rate)
         self.last = max(self.last, now)
 
-    def take(self, now: float, cost: float = 1.0) -> float:
-        """Take ``cost`` tokens: 0.0 if they were there, else the seconds until they are."""
+    def take(self, now: float, cost: float = 1.0, need: float | None = None) -> float:
+        """Take ``cost`` tokens if ``need`` (by default ``cost``) are there: 0.0 if they were,
+        else the seconds until they are. ``cost`` 0 with ``need`` 1 asks without taking."""
         self._refill(now)
-        if self.tokens >= cost:
+        need = cost if need is None else need
+        if self.tokens >= need:
             self.tokens -= cost
             return 0.0
-        return (cost - self.tokens) / self.rate
+        return (need - self.tokens) / self.rate
 
     def full(self, now: float) -> bool:
         self._refill(now)
@@ -48,15 +50,18 @@ class Buckets:
         self.rate, self.burst, self.size = rate, burst, size
         self._buckets: dict[Hashable, Bucket] = {}
 
-    def take(self, key: Hashable, now: float, cost: float = 1.0) -> float:
-        """Take ``cost`` tokens from ``key``'s bucket: 0.0, or the seconds until they are there."""
+    def take(
+        self, key: Hashable, now: float, cost: float = 1.0, need: float | None = None
+    ) -> float:
+        """Take ``cost`` tokens from ``key``'s bucket (if ``need`` are there, :meth:`Bucket.take`):
+        0.0, or the seconds until they are there."""
         bucket = self._buckets.pop(key, None)  # re-inserted last: the dict is oldest-use first
         if bucket is None:
             if len(self._buckets) >= self.size:
                 self._forget(now)
             bucket = Bucket(self.rate, self.burst, now)
         self._buckets[key] = bucket
-        return bucket.take(now, cost)
+        return bucket.take(now, cost, need)
 
     def _forget(self, now: float) -> None:
         for key in [k for k, b in self._buckets.items() if b.full(now)]:

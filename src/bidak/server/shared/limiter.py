@@ -78,8 +78,8 @@ class MemoryLimiter:
 
 
 # KEYS[1]: the bucket (a hash: t = tokens, at = when they were counted).
-# ARGV: rate, burst, now, cost, seconds the key is kept, tokens needed. Returns the wait, as text (Redis turns
-# a Lua number into an integer).
+# ARGV: rate, burst, now, cost, seconds the key is kept, tokens needed. Returns the wait, as
+# text (Redis turns a Lua number into an integer).
 TAKE = """
 local rate = tonumber(ARGV[1])
 local burst = tonumber(ARGV[2])

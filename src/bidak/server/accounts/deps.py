@@ -30,7 +30,7 @@ class AccountServices(SharedServices, Protocol):
     def accounts(self) -> Accounts: ...
 
 
-def account_services(request: Request) -> AccountServices:
+async def account_services(request: Request) -> AccountServices:
     services: AccountServices = request.app.state.services
     return services
 

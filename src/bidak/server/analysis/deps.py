@@ -20,7 +20,7 @@ class AnalysisServices(PlayServices, Protocol):
     def training(self) -> Training: ...
 
 
-def services_of(request: Request) -> AnalysisServices:
+async def services_of(request: Request) -> AnalysisServices:
     services: AnalysisServices = request.app.state.services
     return services
 

@@ -17,7 +17,7 @@ class FairPlayServices(SharedServices, Protocol):
     def fairplay(self) -> FairPlay: ...
 
 
-def services_of(request: Request) -> FairPlayServices:
+async def services_of(request: Request) -> FairPlayServices:
     services: FairPlayServices = request.app.state.services
     return services
 
@@ -25,7 +25,7 @@ def services_of(request: Request) -> FairPlayServices:
 FairPlayDep = Annotated[FairPlayServices, Depends(services_of)]
 
 
-def moderator(player: PlayerDep) -> PlayerRow:
+async def moderator(player: PlayerDep) -> PlayerRow:
     """The visitor, if a moderator; anyone else is refused with 403 before the route runs."""
     if not player.moderator:
         raise HTTPException(403, {"code": "not_moderator", "message": "Only moderators may"})

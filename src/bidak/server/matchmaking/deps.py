@@ -15,7 +15,7 @@ class QuickServices(PlayServices, Protocol):
     def quick(self) -> QuickMatch: ...
 
 
-def services_of(request: Request) -> QuickServices:
+async def services_of(request: Request) -> QuickServices:
     services: QuickServices = request.app.state.services
     return services
 

@@ -22,7 +22,7 @@ class PlayServices(SharedServices, Protocol):
     def sockets(self) -> SocketCap: ...
 
 
-def play_services(request: Request) -> PlayServices:
+async def play_services(request: Request) -> PlayServices:
     services: PlayServices = request.app.state.services
     return services
 

@@ -35,7 +35,7 @@ class SharedServices(Protocol):
     def limits(self) -> Limits: ...
 
 
-def shared_services(request: Request) -> SharedServices:
+async def shared_services(request: Request) -> SharedServices:
     services: SharedServices = request.app.state.services
     return services
 

@@ -16,7 +16,7 @@ class TournamentServices(SharedServices, Protocol):
     def tournaments(self) -> Tournaments: ...
 
 
-def services_of(request: Request) -> TournamentServices:
+async def services_of(request: Request) -> TournamentServices:
     services: TournamentServices = request.app.state.services
     return services
 

@@ -15,7 +15,7 @@ class TrainingServices(SharedServices, Protocol):
     def training(self) -> Training: ...
 
 
-def services_of(request: Request) -> TrainingServices:
+async def services_of(request: Request) -> TrainingServices:
     services: TrainingServices = request.app.state.services
     return services
 

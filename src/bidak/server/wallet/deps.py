@@ -15,7 +15,7 @@ class WalletServices(SharedServices, Protocol):
     def wallets(self) -> Wallets: ...
 
 
-def services_of(request: Request) -> WalletServices:
+async def services_of(request: Request) -> WalletServices:
     services: WalletServices = request.app.state.services
     return services
 

@@ -123,10 +123,11 @@ async def test_a_socket_whose_session_cannot_be_read_is_refused_with_1013(
     async with running_server(server_settings(tmp_path)) as running, Client(running) as alice:
         db = running.services.db
 
-        def unreachable() -> Any:
-            raise ConnectionRefusedError("the database is not answering")
+        class Unreachable:
+            def connect(self) -> Any:
+                raise ConnectionRefusedError("the database is not answering")
 
-        db.sessions = unreachable  # type: ignore[assignment]
+        db.reader = Unreachable()  # type: ignore[assignment]
         await alice.connect()
         with pytest.raises(websockets.ConnectionClosed) as closed:
             await alice.receive()

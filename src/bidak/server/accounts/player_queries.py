@@ -185,14 +185,14 @@ class Players:
     async def session_for_token(self, token: str) -> tuple[SessionRow, PlayerRow] | None:
         """The session of a cookie token and its player; None for an unknown (or ended)
         token and for a deleted account."""
-        async with self.db.session() as session:
-            row = (await session.execute(_SIGNED_IN, {"token_hash": token_hash(token)})).first()
-            if row is None:
-                return None
-            found, player = row
-            if player.deleted_at is not None:
-                return None
-            return found, player
+        wanted = {"token_hash": token_hash(token)}
+        row = await self.db.rows(lambda session: session.execute(_SIGNED_IN, wanted).first())
+        if row is None:
+            return None
+        found, player = row
+        if player.deleted_at is not None:
+            return None
+        return found, player
 
     async def player_for_token(self, token: str) -> PlayerRow | None:
         """The player signed in with a cookie token (see :meth:`session_for_token`)."""
@@ -201,17 +201,15 @@ class Players:
 
     async def player(self, player_id: str) -> PlayerRow | None:
         """The player's row, or None."""
-        async with self.db.session() as session:
-            return await session.get(PlayerRow, player_id)
+        return await self.db.rows(lambda session: session.get(PlayerRow, player_id))
 
     async def players(self, ids: list[str]) -> dict[str, PlayerRow]:
         """The rows of the players among ``ids`` that exist, by id (empty ids are skipped)."""
         wanted = [i for i in ids if i]
         if not wanted:
             return {}
-        async with self.db.session() as session:
-            rows = await session.scalars(_BY_IDS, {"ids": wanted})
-            return {row.id: row for row in rows}
+        rows = await self.db.rows(lambda session: list(session.scalars(_BY_IDS, {"ids": wanted})))
+        return {row.id: row for row in rows}
 
     async def rename(self, player_id: str, name: str) -> PlayerRow:
         """Store the player's new ``name`` (already checked by

@@ -93,9 +93,8 @@ class RoomStore:
         """The room of ``code`` as it is stored now, or None (also for what cannot be a code)."""
         if not is_key(code):
             return None
-        async with self.db.session() as session:
-            row = await session.get(RoomRow, code)
-            return None if row is None else room_value(row)
+        row = await self.db.rows(lambda session: session.get(RoomRow, code))
+        return None if row is None else room_value(row)
 
     async def take_seat(self, code: str, seat: int, player_id: str) -> bool:
         """Seat ``player_id`` if the seat is still empty (atomic: two visitors cannot both win)."""
@@ -108,31 +107,31 @@ class RoomStore:
 
     async def rooms_of(self, player_id: str, limit: int = 50) -> list[tuple[Room, MatchRow]]:
         """The player's rooms whose match has started, with the match; the latest first."""
-        async with self.db.session() as session:
-            rows = await session.execute(
-                select(RoomRow, MatchRow)
-                .join(MatchRow, MatchRow.id == RoomRow.match_id)
-                .where(or_(RoomRow.seat0_id == player_id, RoomRow.seat1_id == player_id))
-                .order_by(MatchRow.updated_at.desc())
-                .limit(limit)
-            )
-            return [(room_value(room), match) for room, match in rows]
+        statement = (
+            select(RoomRow, MatchRow)
+            .join(MatchRow, MatchRow.id == RoomRow.match_id)
+            .where(or_(RoomRow.seat0_id == player_id, RoomRow.seat1_id == player_id))
+            .order_by(MatchRow.updated_at.desc())
+            .limit(limit)
+        )
+        rows = await self.db.rows(lambda session: list(session.execute(statement)))
+        return [(room_value(room), match) for room, match in rows]
 
     async def quick_room_in_play(self, player_id: str) -> str | None:
         """The code of the player's newest quick match room whose match is not over."""
-        async with self.db.session() as session:
-            found = await session.scalar(
-                select(RoomRow.code)
-                .join(MatchRow, MatchRow.id == RoomRow.match_id)
-                .where(
-                    RoomRow.kind == RoomKind.QUICK.value,
-                    or_(RoomRow.seat0_id == player_id, RoomRow.seat1_id == player_id),
-                    MatchRow.finished.is_(False),
-                )
-                .order_by(RoomRow.created_at.desc())
-                .limit(1)
+        statement = (
+            select(RoomRow.code)
+            .join(MatchRow, MatchRow.id == RoomRow.match_id)
+            .where(
+                RoomRow.kind == RoomKind.QUICK.value,
+                or_(RoomRow.seat0_id == player_id, RoomRow.seat1_id == player_id),
+                MatchRow.finished.is_(False),
             )
-            return found
+            .order_by(RoomRow.created_at.desc())
+            .limit(1)
+        )
+        found: str | None = await self.db.rows(lambda session: session.scalar(statement))
+        return found
 
     # -- matches ----------------------------------------------------------------------------------
 
@@ -169,8 +168,7 @@ class RoomStore:
         """The match's row as stored now, or None (also for what cannot be an id)."""
         if not is_key(match_id):
             return None
-        async with self.db.session() as session:
-            return await session.get(MatchRow, match_id)
+        return await self.db.rows(lambda session: session.get(MatchRow, match_id))
 
     async def append(self, change: Append) -> None:
         """Store new events and the match's new state in one transaction, or raise Conflict.
@@ -211,35 +209,32 @@ class RoomStore:
 
     async def events(self, match_id: str, after: int = 0) -> list[EventRow]:
         """The match's stored events after version ``after``, in order."""
-        async with self.db.session() as session:
-            rows = await session.scalars(
-                select(EventRow)
-                .where(EventRow.match_id == match_id, EventRow.version > after)
-                .order_by(EventRow.version)
-            )
-            return list(rows)
+        statement = (
+            select(EventRow)
+            .where(EventRow.match_id == match_id, EventRow.version > after)
+            .order_by(EventRow.version)
+        )
+        return await self.db.rows(lambda session: list(session.scalars(statement)))
 
     async def overdue(self, before: float, limit: int = 200) -> list[MatchRow]:
         """Unfinished matches whose current clock ran out before ``before``."""
-        async with self.db.session() as session:
-            rows = await session.scalars(
-                select(MatchRow)
-                .where(
-                    MatchRow.finished.is_(False),
-                    MatchRow.deadline.is_not(None),
-                    MatchRow.deadline < before,
-                    MatchRow.deadline_version == MatchRow.version,
-                )
-                .limit(limit)
+        statement = (
+            select(MatchRow)
+            .where(
+                MatchRow.finished.is_(False),
+                MatchRow.deadline.is_not(None),
+                MatchRow.deadline < before,
+                MatchRow.deadline_version == MatchRow.version,
             )
-            return list(rows)
+            .limit(limit)
+        )
+        return await self.db.rows(lambda session: list(session.scalars(statement)))
 
     async def rated_match(self, match_id: str) -> RatedMatchRow | None:
         """How the match moved the two ratings, if it was rated and is over; else None."""
         if not is_key(match_id):
             return None
-        async with self.db.session() as session:
-            return await session.get(RatedMatchRow, match_id)
+        return await self.db.rows(lambda session: session.get(RatedMatchRow, match_id))
 
     async def unrated_reason(self, match_id: str) -> str | None:
         """Why a match of a rated room moved no rating (``guest``, ``pair_limit``), or None."""
@@ -249,9 +244,8 @@ class RoomStore:
 
     async def live_matches(self) -> list[MatchRow]:
         """Unfinished matches: their clocks and bots are re-armed at start."""
-        async with self.db.session() as session:
-            rows = await session.scalars(select(MatchRow).where(MatchRow.finished.is_(False)))
-            return list(rows)
+        statement = select(MatchRow).where(MatchRow.finished.is_(False))
+        return await self.db.rows(lambda session: list(session.scalars(statement)))
 
 
 _ROOMS = cast(Table, RoomRow.__table__)

@@ -1,4 +1,4 @@
-"""The database handle: an async SQLAlchemy engine, its sessions, and migrations at start."""
+"""The database handle: an async SQLAlchemy engine, direct SQLite connections, and migrations."""
 
 from __future__ import annotations
 
@@ -7,9 +7,8 @@ import contextlib
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -22,10 +21,9 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
-    AsyncSession,
-    async_sessionmaker,
     create_async_engine,
 )
+from sqlalchemy.orm import Session
 
 from bidak.server.shared.store.turns import Turns
 
@@ -91,7 +89,7 @@ def async_url(url: str) -> str:
 class Database:
     """The database at ``url`` (SQLite or PostgreSQL): every transaction of the server is
     :meth:`write` or :meth:`read` (Core statements on a connection) or, for reads of whole
-    rows, :meth:`session`."""
+    rows, :meth:`rows` (an ORM session)."""
 
     def __init__(self, url: str) -> None:
         self.url = async_url(url)
@@ -102,8 +100,8 @@ class Database:
         self.engine: AsyncEngine = create_async_engine(self.url, **options)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
-        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self.direct = _direct_engine(self.url)
+        self.reader = _direct_engine(self.url, reader=True)
         self._committer = ThreadPoolExecutor(1, thread_name_prefix="bidak-commit")
         self._checkpoints: asyncio.Task[None] | None = None
         self._writer = Turns()  # the direct engine has one connection: one writer
@@ -195,18 +193,42 @@ class Database:
 
     async def read(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` (Core statements on a connection) for reading, outside any write; the
-        database's failures are raised as :class:`StorageError`."""
+        database's failures are raised as :class:`StorageError`.
+
+        For a SQLite file ``work`` runs right here on the event loop's thread, on a read-only
+        connection of its own: a read of a few rows takes tens of microseconds there, and each
+        of its statements would otherwise wait twice for the driver's thread and the GIL
+        (200 players pressing Quick match at once queued for seconds on those hand-offs;
+        ``docs/performance.md``). In WAL mode a reader never waits for the writer; the rare
+        ``SQLITE_BUSY`` (the log being reset) is tried again after an asynchronous pause."""
         with _as_storage_errors():
+            if self.reader is not None:
+                return await self._read_direct(self.reader, work)
             async with self.engine.connect() as connection:
                 return await connection.run_sync(work)
 
-    @asynccontextmanager
-    async def session(self) -> AsyncIterator[AsyncSession]:
-        """An ORM session for reading rows (its objects stay usable after it closes); writes
-        go through :meth:`write`. The database's failures are raised as :class:`StorageError`."""
-        with _as_storage_errors():
-            async with self.sessions() as session:
-                yield session
+    async def rows(self, work: Callable[[Session], T]) -> T:
+        """Run ``work`` on an ORM session for reading whole rows (its objects stay usable
+        afterwards), as :meth:`read` runs Core statements; writes go through :meth:`write`."""
+
+        def in_session(connection: Connection) -> T:
+            with Session(bind=connection, expire_on_commit=False) as session:
+                return work(session)
+
+        return await self.read(in_session)
+
+    async def _read_direct(self, reader: Engine, work: Callable[[Connection], T]) -> T:
+        pause, give_up = 0.001, time.monotonic() + LOCK_WAIT
+        while True:
+            try:
+                with reader.connect() as connection:
+                    return work(connection)
+            except OperationalError as failed:
+                busy = getattr(failed.orig, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY
+                if not busy or time.monotonic() > give_up:
+                    raise
+            await asyncio.sleep(pause)
+            pause = min(2 * pause, 0.02)
 
     def start_checkpoints(self, every: float = CHECKPOINT_SECONDS) -> None:
         """For SQLite, copy the write-ahead log into the database now and then, off the loop,
@@ -236,8 +258,9 @@ class Database:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._committer.shutdown(wait=True)
-        if self.direct is not None:
-            self.direct.dispose()
+        for direct in (self.direct, self.reader):
+            if direct is not None:
+                direct.dispose()
         await self.engine.dispose()
 
 
@@ -259,9 +282,10 @@ def _upgrade(connection: Connection, revision: str = "head") -> None:
     command.upgrade(config, revision)
 
 
-def _direct_engine(url: str) -> Engine | None:
+def _direct_engine(url: str, reader: bool = False) -> Engine | None:
     """A synchronous engine on the same SQLite file (None for other databases and for an
-    in-memory SQLite, which another connection would not see)."""
+    in-memory SQLite, which another connection would not see); a ``reader``'s connection
+    refuses to write."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
         return None
@@ -273,7 +297,7 @@ def _direct_engine(url: str) -> Engine | None:
         # Used by one task at a time, but its commits are made on the committing thread.
         connect_args={"check_same_thread": False},
     )
-    event.listen(engine, "connect", _direct_pragmas)
+    event.listen(engine, "connect", _reader_pragmas if reader else _direct_pragmas)
     return engine
 
 
@@ -282,6 +306,13 @@ def _direct_pragmas(dbapi_connection: object, record: object) -> None:
     cursor = dbapi_connection.cursor()  # type: ignore[attr-defined]
     cursor.execute("PRAGMA busy_timeout=0")  # never sleep on the event loop's thread
     cursor.execute("PRAGMA wal_autocheckpoint=0")  # see Database.start_checkpoints
+    cursor.close()
+
+
+def _reader_pragmas(dbapi_connection: object, record: object) -> None:
+    _direct_pragmas(dbapi_connection, record)
+    cursor = dbapi_connection.cursor()  # type: ignore[attr-defined]
+    cursor.execute("PRAGMA query_only=1")
     cursor.close()
 
 

@@ -15,11 +15,11 @@ from bidak.pairing import OFFER_AFTER
 from bidak.server.play import mute_queries
 from bidak.server.shared.bus import player_channel
 from bidak.server.shared.clocks import ManualClock
-from tests.server.backends import database_url, postgres_url
+from tests.server.backends import database_url, postgres_url, redis_url
 from tests.server.harness import Client, link_addresses, running_server, server_settings
 from tests.server.scripted import Script, drive, play_all
 
-__all__ = ["database_url", "postgres_url"]
+__all__ = ["database_url", "postgres_url", "redis_url"]
 pytestmark = pytest.mark.anyio
 
 FIVE = {"length": 5, "move_seconds": 45, "cube": True}
@@ -230,3 +230,38 @@ async def test_muting_at_a_table_keeps_that_player_out_of_quick_matches(tmp_path
         )
         await running.services.quick.pair_now()
         assert (await status(a))["room"] is not None
+
+
+async def test_a_crowd_pressing_at_once_on_two_processes_is_paired_once_each(
+    tmp_path: Path, postgres_url: str, redis_url: str
+) -> None:
+    """Half of a crowd presses on one process, half on the other, all at once: both processes
+    run pairing passes over one queue, and each player gets exactly one table, with a player
+    who pressed on either process (the passes take turns under the queue's lock)."""
+    from tests.server.test_multi_instance import two_instances
+
+    async with two_instances(tmp_path, postgres_url, redis_url) as (a, b):
+        clients = [Client(a if n % 2 else b) for n in range(24)]
+        for client in clients:
+            await client.__aenter__()
+        try:
+            await asyncio.gather(*(client.connect() for client in clients))
+            ids = await asyncio.gather(*(player_id(client) for client in clients))
+            await asyncio.gather(*(queue(client) for client in clients))
+
+            async def paired(client: Client) -> str:
+                told = await client.until(lambda m: m["type"] == "quick" and m["state"] == "paired")
+                code: str = told["room"]
+                return code
+
+            rooms = await asyncio.gather(*(paired(client) for client in clients))
+            assert sorted(rooms.count(code) for code in set(rooms)) == [2] * 12
+            for client, me, code in zip(clients, ids, rooms, strict=True):
+                info = (await client.http.get(f"/api/rooms/{code}")).json()
+                assert me in {seat["id"] for seat in info["seats"]}
+            statuses = await asyncio.gather(*(status(client) for client in clients))
+            assert [s["waiting"] for s in statuses] == [False] * 24
+            assert sorted(s["room"] for s in statuses) == sorted(rooms)
+        finally:
+            for client in clients:
+                await client.__aexit__(None, None, None)

@@ -143,6 +143,13 @@ def server(
     bus_url: Annotated[
         str | None, typer.Option(help="bus of the server started here, e.g. redis://...")
     ] = None,
+    database_url: Annotated[
+        str | None,
+        typer.Option(
+            help="database of the server started here, e.g. postgresql://... (an empty one:"
+            " each run adds its players and matches) [a fresh SQLite file]"
+        ),
+    ] = None,
     quick: Annotated[
         bool,
         typer.Option(
@@ -183,6 +190,8 @@ def server(
         problem = None
         if url is not None:
             problem = "--keep keeps the files of a server started here: leave out --url"
+        elif database_url is not None:
+            problem = "--keep keeps a SQLite file of the bench's own: leave out --database-url"
         elif (keep / "bench.sqlite3").exists():
             problem = f"{keep} already holds a bench database (bench.sqlite3): pick another folder"
         if problem:
@@ -198,6 +207,7 @@ def server(
         deflate=deflate,
         server_workers=server_workers,
         bus_url=bus_url,
+        database_url=database_url,
         progress=lambda text: console.print(f"[dim]{text}[/dim]"),
     )
     if counts is not None:

@@ -125,9 +125,10 @@ def run(
     server_workers: int = 1,
     bus_url: str | None = None,
     quick: bool = False,
+    database_url: str | None = None,
 ) -> list[Result]:
-    """Bidak (started here on a fresh SQLite file in ``folder``, or the one at ``url``), then the
-    bare relay with the same number of connections, pace and reply size."""
+    """Bidak (started here on ``database_url`` or a fresh SQLite file in ``folder``, or the one
+    at ``url``), then the bare relay with the same number of connections, pace and reply size."""
     import tempfile
 
     raise_open_files()
@@ -137,7 +138,7 @@ def run(
         where = folder or Path(scratch)
         server = None
         if url is None:
-            database = f"sqlite:///{where / 'bench.sqlite3'}"
+            database = database_url or f"sqlite:///{where / 'bench.sqlite3'}"
             server = ServerProcess.bidak(
                 database, log=where / "server.log", workers=server_workers, bus_url=bus_url
             )

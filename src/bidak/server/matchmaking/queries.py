@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from typing import cast
 
-from sqlalchemy import Table, bindparam, delete, insert, select, update
+from sqlalchemy import Table, bindparam, delete, insert, select, text, update
 from sqlalchemy.engine import Connection
 
-from bidak.pairing import Options, Seeker
+from bidak.match import RuleSet, TimeoutPolicy
+from bidak.pairing import Options, Seeker, pair
 from bidak.server.shared.store.models import MuteRow, QueueRow
 
 _QUEUE = cast(Table, QueueRow.__table__)
@@ -16,11 +18,6 @@ _MUTES = cast(Table, MuteRow.__table__)
 # Built once: an ``in_`` of a list built per call leaves a reference cycle behind
 # (docs/architecture.md, "Storage").
 _TAKE = delete(_QUEUE).where(_QUEUE.c.player_id.in_(bindparam("pair", expanding=True)))
-_QUEUED = (
-    select(_QUEUE.c.player_id)
-    .where(_QUEUE.c.player_id.in_(bindparam("players", expanding=True)))
-    .with_for_update()
-)
 
 
 def enqueue(
@@ -56,8 +53,48 @@ def enqueue_all(
     connection: Connection, entries: Sequence[tuple[str, float, Options, float]]
 ) -> list[float]:
     """:func:`enqueue` for each ``(player_id, rating, options, since)``, in order; the time each
-    waits from."""
-    return [enqueue(connection, *entry) for entry in entries]
+    waits from. Three statements for all of them (one read, one delete, one insert), not two
+    or three each: a crowd's joins share this transaction, and on PostgreSQL each statement is
+    a round trip."""
+    wanted = {player_id: options for player_id, _, options, _ in entries}
+    found = {
+        row.player_id: row
+        for row in connection.execute(
+            select(_QUEUE).where(_QUEUE.c.player_id.in_(bindparam("players", expanding=True))),
+            {"players": list(wanted)},
+        )
+    }
+    kept: dict[str, float] = {}
+    for player_id, row in found.items():
+        options = wanted[player_id]
+        if (row.length, row.move_seconds, row.cube) == (
+            options.length,
+            options.move_seconds,
+            options.cube,
+        ):
+            kept[player_id] = float(row.since)
+    replaced = [player_id for player_id in found if player_id not in kept]
+    if replaced:
+        connection.execute(_TAKE, {"pair": replaced})
+    sinces: list[float] = []
+    new: dict[str, dict[str, object]] = {}
+    for player_id, rating, options, since in entries:
+        if player_id in kept:
+            sinces.append(kept[player_id])
+            continue
+        sinces.append(since)
+        new[player_id] = {  # a player twice in one batch: the last options count
+            "player_id": player_id,
+            "rating": rating,
+            "length": options.length,
+            "move_seconds": options.move_seconds,
+            "cube": options.cube,
+            "since": since,
+            "offered": False,
+        }
+    if new:
+        connection.execute(insert(_QUEUE), list(new.values()))
+    return sinces
 
 
 def leave(connection: Connection, player_id: str) -> bool:
@@ -65,17 +102,52 @@ def leave(connection: Connection, player_id: str) -> bool:
     return bool(connection.execute(delete(_QUEUE).where(_QUEUE.c.player_id == player_id)).rowcount)
 
 
-def take_pairs(connection: Connection, pairs: Sequence[tuple[str, str]]) -> list[bool]:
-    """Take out of the queue every pair whose two players are both still in it; which pairs
-    were taken (the others lost a player to another process meanwhile). The rows are locked
-    first (PostgreSQL), so two processes cannot take the same player."""
-    everyone = [player for two in pairs for player in two]
-    present = set(connection.execute(_QUEUED, {"players": everyone}).scalars())
-    taken = [a in present and b in present for a, b in pairs]
-    gone = [player for two, took in zip(pairs, taken, strict=True) if took for player in two]
-    if gone:
-        connection.execute(_TAKE, {"pair": gone})
-    return taken
+QUEUE_LOCK = 0x62716D71  # "bqmq": the advisory lock a pairing pass holds (PostgreSQL)
+
+
+def lock_queue(connection: Connection) -> None:
+    """Take the queue's lock for the rest of the transaction (PostgreSQL): the pairing passes
+    of several processes then take turns, each reading the queue as the last one left it, so
+    no two pair the same player and none pairs with a stale list (on SQLite, writes already
+    take turns)."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": QUEUE_LOCK})
+
+
+def pair_waiting(
+    connection: Connection,
+    now: float,
+    seen: list[tuple[Seeker, bool]],
+    seated: list[tuple[Seeker, Seeker]],
+) -> list[tuple[str, str, RuleSet, int]]:
+    """Under the queue's lock, pair whoever waits and take the pairs out of the queue; the
+    matches to start, ``(first, second, rules, move_seconds)``. ``seen`` is filled with who
+    waited (and whether each was offered a bot), ``seated`` with the pairs, first in seat 0
+    (replaced, not added to, if the transaction runs again)."""
+    lock_queue(connection)
+    seen[:] = seekers(connection)
+    pairs = pair([s for s, _ in seen], now)
+    seated[:] = [(a, b) if secrets.randbelow(2) == 0 else (b, a) for a, b in pairs]
+    take(connection, [s.player for two in seated for s in two])
+    return [
+        (
+            first.player,
+            second.player,
+            RuleSet(
+                length=first.options.length,
+                cube=first.options.cube,
+                timeout_policy=TimeoutPolicy.THREE_STRIKES,
+            ),
+            first.options.move_seconds,
+        )
+        for first, second in seated
+    ]
+
+
+def take(connection: Connection, players: Sequence[str]) -> None:
+    """Take ``players`` out of the queue (they were paired)."""
+    if players:
+        connection.execute(_TAKE, {"pair": list(players)})
 
 
 def mark_offered(connection: Connection, player_id: str) -> bool:

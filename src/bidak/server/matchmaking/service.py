@@ -13,13 +13,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from bidak.match import RuleSet, TimeoutPolicy
 from bidak.pairing import Options, Seeker, pair, practice_offer
 from bidak.server.matchmaking import queries
 from bidak.server.play import (
@@ -132,52 +130,42 @@ class QuickMatch:
     async def _pass(self) -> int:
         waiting = await self.db.read(queries.seekers)
         now = self.clock.now()
-        pairs = pair([s for s, _ in waiting], now)
-        paired = {seeker.player for two in pairs for seeker in two}
-        self.waiting = len(waiting) - len(paired)
-        # All in one transaction, then every table opened at once (their opening rolls share
-        # commits), then the players told (docs/performance.md, "Quick match starts its pairs
-        # in one transaction").
-        done = await self._start_all(pairs) if pairs else 0
+        if pair([s for s, _ in waiting], now):
+            waiting, paired = await self._start_pairs(now)
+        else:
+            paired = []
+        players = {seeker.player for two in paired for seeker in two}
+        self.waiting = len(waiting) - len(players)
         for seeker, offered in waiting:
-            if offered or seeker.player in paired:
+            if offered or seeker.player in players:
                 continue
             level = practice_offer(seeker, now)
             if level is not None and await self.db.write(
                 partial(queries.mark_offered, player_id=seeker.player)
             ):
                 await self._tell(seeker.player, quick_offer(level))
-        return done
+        return len(paired)
 
-    async def _start_all(self, pairs: list[tuple[Seeker, Seeker]]) -> int:
-        """Start a match for each pair still in the queue (another process may have taken one
-        of a pair first); how many started."""
-        seated = [(a, b) if secrets.randbelow(2) == 0 else (b, a) for a, b in pairs]
-        starts = [
-            (
-                first.player,
-                second.player,
-                RuleSet(
-                    length=first.options.length,
-                    cube=first.options.cube,
-                    timeout_policy=TimeoutPolicy.THREE_STRIKES,
-                ),
-                first.options.move_seconds,
-            )
-            for first, second in seated
-        ]
-        claim = partial(queries.take_pairs, pairs=[(a.player, b.player) for a, b in seated])
-        rooms = await self.rooms.create_quicks(starts, claim)
-        now = self.clock.now()
+    async def _start_pairs(
+        self, now: float
+    ) -> tuple[list[tuple[Seeker, bool]], list[tuple[Seeker, Seeker]]]:
+        """Pair whoever waits and start their matches, in one transaction under the queue's
+        lock (so the passes of several processes take turns and never pair one player twice),
+        then open every table at once and tell the players (``docs/performance.md``, "Quick
+        match starts its pairs in one transaction"). Who waited, and the pairs as seated."""
+        seen: list[tuple[Seeker, bool]] = []
+        seated: list[tuple[Seeker, Seeker]] = []
+
+        choose = partial(queries.pair_waiting, now=now, seen=seen, seated=seated)
+        rooms = await self.rooms.create_quicks(choose)
         told = []
+        at = self.clock.now()
         for (first, second), room in zip(seated, rooms, strict=True):
-            if room is None:
-                continue
             for seeker in (first, second):
-                self.on_paired(max(0.0, now - seeker.since))
+                self.on_paired(max(0.0, at - seeker.since))
                 told.append(self._tell(seeker.player, quick_paired(room.code)))
         await asyncio.gather(*told)
-        return sum(room is not None for room in rooms)
+        return seen, seated
 
     async def _tell(self, player_id: str, message: QuickMessage) -> None:
         try:

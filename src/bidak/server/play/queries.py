@@ -22,6 +22,7 @@ from sqlalchemy import Table, bindparam, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from bidak.match import RuleSet
 from bidak.server.play.rated_queries import RatedEnd, rate, unrated_reason
 from bidak.server.play.room import Room, RoomKind
 from bidak.server.shared.store.batches import Batcher, WriteResult
@@ -51,8 +52,23 @@ class Append:
     """Set on the append that ends a rated match: the ratings move in the same transaction."""
 
 
-Claim = Callable[[Connection], list[bool]]
-"""A query function that says, inside a transaction, which of several new rooms may be stored."""
+NewRooms = Callable[[Connection], list[tuple[RoomRow, MatchRow, list[dict[str, Any]]]]]
+"""A function that decides, inside a transaction, which new rooms to store (each with its match
+and first events): it may lock and read first, as quick match's pairing does."""
+
+
+ChoosePairs = Callable[[Connection], list[tuple[str, str, RuleSet, int]]]
+"""Inside a transaction, the quick match pairs to start: ``(first, second, rules,
+move_seconds)``, ``first`` in seat 0 (:meth:`RoomService.create_quicks`)."""
+
+
+def quick_rooms(
+    connection: Connection,
+    choose: ChoosePairs,
+    build: Callable[[str, str, RuleSet, int], tuple[RoomRow, MatchRow, list[dict[str, Any]]]],
+) -> list[tuple[RoomRow, MatchRow, list[dict[str, Any]]]]:
+    """:data:`NewRooms` for quick match: a room (``build``) for each pair ``choose`` picks."""
+    return [build(*start) for start in choose(connection)]
 
 
 def room_value(row: RoomRow) -> Room:
@@ -144,24 +160,33 @@ class RoomStore:
         )
 
     async def create_rooms_with_matches(
-        self,
-        claim: Claim,
-        new: Sequence[tuple[RoomRow, MatchRow, list[dict[str, Any]]]],
-        at: float,
-    ) -> list[bool]:
-        """In one transaction: ``claim`` (a query function of the caller's, e.g. taking pairs
-        out of the quick match queue) says which of ``new`` may be stored, and those rooms are
-        stored, each with its match and first events. Which were stored."""
+        self, new_rooms: NewRooms, at: float
+    ) -> list[tuple[RoomRow, MatchRow, list[dict[str, Any]]]]:
+        """In one transaction: ``new_rooms`` says which rooms to store (e.g. quick match
+        pairing whoever waits, under its lock), and those rooms are stored, each with its match
+        and first events. The rooms stored."""
 
-        def store(connection: Connection) -> list[bool]:
-            wanted = claim(connection)
-            for stored, (room, match, events) in zip(wanted, new, strict=True):
-                if stored:
-                    insert_rows(connection, [room])
-                    _create_match(connection, room.code, match, events, at)
-            return wanted
+        def store(connection: Connection) -> list[tuple[RoomRow, MatchRow, list[dict[str, Any]]]]:
+            made = new_rooms(connection)
+            if not made:
+                return made
+            # New rooms: four statements for all of them, not four a room (each a round trip
+            # to PostgreSQL while the queue's lock is held).
+            insert_rows(connection, [room for room, _, _ in made])
+            insert_rows(connection, [match for _, match, _ in made])
+            firsts = [
+                {"match_id": match.id, "version": index, "payload": payload, "created_at": at}
+                for _, match, events in made
+                for index, payload in enumerate(events, 1)
+            ]
+            if firsts:
+                connection.execute(insert(_EVENTS), firsts)
+            connection.execute(
+                _SET_MATCH, [{"b_code": room.code, "b_match": match.id} for room, match, _ in made]
+            )
+            return made
 
-        stored: list[bool] = await self.db.write(store)
+        stored: list[tuple[RoomRow, MatchRow, list[dict[str, Any]]]] = await self.db.write(store)
         return stored
 
     async def match(self, match_id: str) -> MatchRow | None:
@@ -251,6 +276,11 @@ class RoomStore:
 _ROOMS = cast(Table, RoomRow.__table__)
 _MATCHES = cast(Table, MatchRow.__table__)
 _EVENTS = cast(Table, EventRow.__table__)
+_SET_MATCH = (
+    update(_ROOMS)
+    .where(_ROOMS.c.code == bindparam("b_code"), _ROOMS.c.match_id.is_(None))
+    .values(match_id=bindparam("b_match"))
+)
 _ADVANCE = (
     update(_MATCHES)
     .where(_MATCHES.c.id == bindparam("m_id"), _MATCHES.c.version == bindparam("m_expected"))

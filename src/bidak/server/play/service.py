@@ -20,6 +20,7 @@ import asyncio
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from bidak.engine.workers import BotPool
@@ -28,7 +29,7 @@ from bidak.server.play.actor import Actor, Live, live_from_row
 from bidak.server.play.bots import Bots
 from bidak.server.play.dice import new_seed
 from bidak.server.play.options import FriendOptions, PracticeOptions
-from bidak.server.play.queries import Claim, RoomStore, room_value
+from bidak.server.play.queries import ChoosePairs, RoomStore, quick_rooms, room_value
 from bidak.server.play.room import (
     TOURNAMENT_ENDS,
     Room,
@@ -142,41 +143,40 @@ class RoomService:
             private=options.private,
         )
 
-    async def create_quicks(
-        self,
-        pairs: list[tuple[str, str, RuleSet, int]],
-        claim: Claim,
-    ) -> list[Room | None]:
-        """Rated rooms for the pairs quick match paired, ``(first, second, rules,
-        move_seconds)`` (``first`` in seat 0), stored in one transaction with their matches
-        (``claim`` says which pairs may still meet: those not may be None), then each match
-        started (its opening roll), all at once. A pair hears when its own table is ready; one
-        transaction for all the pairs, not three each, so the last pair of a crowd does not
-        wait for every other pair's commits (``docs/performance.md``)."""
-        new = []
-        for first, second, rules, move_seconds in pairs:
-            row = self._room_row(
-                first,
-                RoomKind.QUICK,
-                rules,
-                seats=(first, second),
-                move_seconds=move_seconds,
-                rated=True,
-            )
-            room = room_value(row)
-            match, events = self.actor.new_match(room, rules)
-            new.append((row, match, events))
-        stored = await self.store.create_rooms_with_matches(claim, new, self.clock.now())
+    async def create_quicks(self, choose: ChoosePairs) -> list[Room]:
+        """Rated rooms for the pairs quick match pairs, stored in one transaction with their
+        matches, then each match started (its opening roll), all at once; the rooms, in the
+        order of the pairs. ``choose`` runs inside that transaction and returns the pairs,
+        ``(first, second, rules, move_seconds)`` (``first`` in seat 0): it may lock and read
+        the queue first, so two processes never pair the same player. One transaction for all
+        the pairs, not three each, so the last pair of a crowd does not wait for every other
+        pair's commits (``docs/performance.md``)."""
 
-        async def opened(row: RoomRow, match: MatchRow, events: list[dict[str, Any]]) -> Room:
-            return await self.actor.opened(room_value(row), match, events)
-
-        started = iter(
+        new_rooms = partial(quick_rooms, choose=choose, build=self._quick_room)
+        stored = await self.store.create_rooms_with_matches(new_rooms, self.clock.now())
+        return list(
             await asyncio.gather(
-                *(opened(*item) for item, ok in zip(new, stored, strict=True) if ok)
+                *(
+                    self.actor.opened(room_value(row), match, events)
+                    for row, match, events in stored
+                )
             )
         )
-        return [next(started) if ok else None for ok in stored]
+
+    def _quick_room(
+        self, first: str, second: str, rules: RuleSet, move_seconds: int
+    ) -> tuple[RoomRow, MatchRow, list[dict[str, Any]]]:
+        """A quick match's new room, with its match and first events (not stored yet)."""
+        row = self._room_row(
+            first,
+            RoomKind.QUICK,
+            rules,
+            seats=(first, second),
+            move_seconds=move_seconds,
+            rated=True,
+        )
+        match, events = self.actor.new_match(room_value(row), rules)
+        return row, match, events
 
     async def create_tournament_room(
         self,

@@ -98,6 +98,13 @@ class Database:
         if not self.is_sqlite:
             options.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
         self.engine: AsyncEngine = create_async_engine(self.url, **options)
+        # Reads on PostgreSQL outside a transaction: under READ COMMITTED each statement sees
+        # its own snapshot anyway, and a BEGIN and a ROLLBACK are two round trips a read.
+        self._reads: AsyncEngine = (
+            self.engine
+            if self.is_sqlite
+            else self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        )
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.direct = _direct_engine(self.url)
@@ -200,11 +207,16 @@ class Database:
         of its statements would otherwise wait twice for the driver's thread and the GIL
         (200 players pressing Quick match at once queued for seconds on those hand-offs;
         ``docs/performance.md``). In WAL mode a reader never waits for the writer; the rare
-        ``SQLITE_BUSY`` (the log being reset) is tried again after an asynchronous pause."""
+        ``SQLITE_BUSY`` (the log being reset) is tried again after an asynchronous pause.
+
+        On PostgreSQL ``work`` runs outside a transaction (autocommit): the database's default
+        isolation, READ COMMITTED, gives each statement a snapshot of its own in a transaction
+        too, so nothing is lost, and the BEGIN and ROLLBACK round trips are saved. A read
+        that needs one snapshot for several statements goes through :meth:`write`."""
         with _as_storage_errors():
             if self.reader is not None:
                 return await self._read_direct(self.reader, work)
-            async with self.engine.connect() as connection:
+            async with self._reads.connect() as connection:
                 return await connection.run_sync(work)
 
     async def rows(self, work: Callable[[Session], T]) -> T:

@@ -7,7 +7,7 @@ import contextlib
 import logging
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -150,24 +150,18 @@ class Database:
             raise KeyTaken(str(taken.orig)) from taken
 
     async def _write_direct(self, direct: Engine, work: Callable[[Connection], T]) -> T:
-        pause, give_up = 0.001, time.monotonic() + LOCK_WAIT
-        while True:
-            try:
-                with direct.connect() as connection:
-                    transaction = connection.begin()
-                    try:
-                        result = work(connection)
-                    except BaseException:
-                        transaction.rollback()
-                        raise
-                    await self._commit(transaction)
-                    return result
-            except OperationalError as failed:
-                busy = getattr(failed.orig, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY
-                if not busy or time.monotonic() > give_up:
+        async def attempt() -> T:
+            with direct.connect() as connection:
+                transaction = connection.begin()
+                try:
+                    result = work(connection)
+                except BaseException:
+                    transaction.rollback()
                     raise
-            await asyncio.sleep(pause)
-            pause = min(2 * pause, 0.02)
+                await self._commit(transaction)
+                return result
+
+        return await _while_busy(attempt)
 
     async def _commit(self, transaction: RootTransaction) -> None:
         """Commit on the committing thread; the loop goes on meanwhile."""
@@ -230,17 +224,11 @@ class Database:
         return await self.read(in_session)
 
     async def _read_direct(self, reader: Engine, work: Callable[[Connection], T]) -> T:
-        pause, give_up = 0.001, time.monotonic() + LOCK_WAIT
-        while True:
-            try:
-                with reader.connect() as connection:
-                    return work(connection)
-            except OperationalError as failed:
-                busy = getattr(failed.orig, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY
-                if not busy or time.monotonic() > give_up:
-                    raise
-            await asyncio.sleep(pause)
-            pause = min(2 * pause, 0.02)
+        async def attempt() -> T:
+            with reader.connect() as connection:
+                return work(connection)
+
+        return await _while_busy(attempt)
 
     def start_checkpoints(self, every: float = CHECKPOINT_SECONDS) -> None:
         """For SQLite, copy the write-ahead log into the database now and then, off the loop,
@@ -274,6 +262,22 @@ class Database:
             if direct is not None:
                 direct.dispose()
         await self.engine.dispose()
+
+
+async def _while_busy(attempt: Callable[[], Awaitable[T]]) -> T:
+    """Run ``attempt`` (a transaction on a direct SQLite connection, which never sleeps in
+    SQLite's busy handler) again after an asynchronous pause while the file is busy, up to
+    :data:`LOCK_WAIT` seconds in all."""
+    pause, give_up = 0.001, time.monotonic() + LOCK_WAIT
+    while True:
+        try:
+            return await attempt()
+        except OperationalError as failed:
+            busy = getattr(failed.orig, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY
+            if not busy or time.monotonic() > give_up:
+                raise
+        await asyncio.sleep(pause)
+        pause = min(2 * pause, 0.02)
 
 
 def open_sqlite_file(path: str) -> None:

@@ -52,23 +52,12 @@ class Append:
     """Set on the append that ends a rated match: the ratings move in the same transaction."""
 
 
-NewRooms = Callable[[Connection], list[tuple[RoomRow, MatchRow, list[dict[str, Any]]]]]
-"""A function that decides, inside a transaction, which new rooms to store (each with its match
-and first events): it may lock and read first, as quick match's pairing does."""
-
-
 ChoosePairs = Callable[[Connection], list[tuple[str, str, RuleSet, int]]]
 """Inside a transaction, the quick match pairs to start: ``(first, second, rules,
 move_seconds)``, ``first`` in seat 0 (:meth:`RoomService.create_quicks`)."""
 
-
-def quick_rooms(
-    connection: Connection,
-    choose: ChoosePairs,
-    build: Callable[[str, str, RuleSet, int], tuple[RoomRow, MatchRow, list[dict[str, Any]]]],
-) -> list[tuple[RoomRow, MatchRow, list[dict[str, Any]]]]:
-    """:data:`NewRooms` for quick match: a room (``build``) for each pair ``choose`` picks."""
-    return [build(*start) for start in choose(connection)]
+NewRoom = tuple[RoomRow, MatchRow, list[dict[str, Any]]]
+"""A room not stored yet, with its match and first events (as JSON)."""
 
 
 def room_value(row: RoomRow) -> Room:
@@ -159,26 +148,22 @@ class RoomStore:
             partial(_create_match, room_code=room_code, match=match, events=events, at=at)
         )
 
-    async def create_rooms_with_matches(
-        self, new_rooms: NewRooms, at: float
-    ) -> list[tuple[RoomRow, MatchRow, list[dict[str, Any]]]]:
-        """In one transaction: ``new_rooms`` says which rooms to store (e.g. quick match
-        pairing whoever waits, under its lock), and those rooms are stored, each with its match
-        and first events. The rooms stored."""
+    async def create_quick_rooms(
+        self, choose: ChoosePairs, build: Callable[[str, str, RuleSet, int], NewRoom], at: float
+    ) -> list[NewRoom]:
+        """In one transaction: ``choose`` picks the pairs (quick match pairing whoever waits,
+        under its lock), and a room for each (``build``) is stored with its match and first
+        events. The rooms stored."""
 
-        def store(connection: Connection) -> list[tuple[RoomRow, MatchRow, list[dict[str, Any]]]]:
-            made = new_rooms(connection)
+        def store(connection: Connection) -> list[NewRoom]:
+            made = [build(*start) for start in choose(connection)]
             if not made:
                 return made
             # New rooms: four statements for all of them, not four a room (each a round trip
             # to PostgreSQL while the queue's lock is held).
             insert_rows(connection, [room for room, _, _ in made])
             insert_rows(connection, [match for _, match, _ in made])
-            firsts = [
-                {"match_id": match.id, "version": index, "payload": payload, "created_at": at}
-                for _, match, events in made
-                for index, payload in enumerate(events, 1)
-            ]
+            firsts = [row for _, match, events in made for row in _event_rows(match, events, at)]
             if firsts:
                 connection.execute(insert(_EVENTS), firsts)
             connection.execute(
@@ -186,7 +171,7 @@ class RoomStore:
             )
             return made
 
-        stored: list[tuple[RoomRow, MatchRow, list[dict[str, Any]]]] = await self.db.write(store)
+        stored: list[NewRoom] = await self.db.write(store)
         return stored
 
     async def match(self, match_id: str) -> MatchRow | None:
@@ -415,13 +400,15 @@ def _create_match(
         raise Conflict(room_code)
     insert_rows(connection, [match])
     if events:
-        connection.execute(
-            insert(_EVENTS),
-            [
-                {"match_id": match.id, "version": index, "payload": payload, "created_at": at}
-                for index, payload in enumerate(events, 1)
-            ],
-        )
+        connection.execute(insert(_EVENTS), _event_rows(match, events, at))
+
+
+def _event_rows(match: MatchRow, events: list[dict[str, Any]], at: float) -> list[dict[str, Any]]:
+    """The rows of a new match's first events, versions 1 on."""
+    return [
+        {"match_id": match.id, "version": index, "payload": payload, "created_at": at}
+        for index, payload in enumerate(events, 1)
+    ]
 
 
 def _now() -> datetime:

@@ -20,7 +20,6 @@ import asyncio
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from functools import partial
 from typing import Any
 
 from bidak.engine.workers import BotPool
@@ -29,7 +28,7 @@ from bidak.server.play.actor import Actor, Live, live_from_row
 from bidak.server.play.bots import Bots
 from bidak.server.play.dice import new_seed
 from bidak.server.play.options import FriendOptions, PracticeOptions
-from bidak.server.play.queries import ChoosePairs, RoomStore, quick_rooms, room_value
+from bidak.server.play.queries import ChoosePairs, NewRoom, RoomStore, room_value
 from bidak.server.play.room import (
     TOURNAMENT_ENDS,
     Room,
@@ -45,7 +44,7 @@ from bidak.server.play.views import Views
 from bidak.server.shared.bus import Bus
 from bidak.server.shared.clocks import Clock
 from bidak.server.shared.settings import Settings
-from bidak.server.shared.store.models import MatchRow, PlayerRow, RoomRow
+from bidak.server.shared.store.models import PlayerRow, RoomRow
 
 ROOM_CACHE = 10_000
 """Rooms kept in memory per process (the oldest are dropped first)."""
@@ -152,8 +151,7 @@ class RoomService:
         the pairs, not three each, so the last pair of a crowd does not wait for every other
         pair's commits (``docs/performance.md``)."""
 
-        new_rooms = partial(quick_rooms, choose=choose, build=self._quick_room)
-        stored = await self.store.create_rooms_with_matches(new_rooms, self.clock.now())
+        stored = await self.store.create_quick_rooms(choose, self._quick_room, self.clock.now())
         return list(
             await asyncio.gather(
                 *(
@@ -163,9 +161,7 @@ class RoomService:
             )
         )
 
-    def _quick_room(
-        self, first: str, second: str, rules: RuleSet, move_seconds: int
-    ) -> tuple[RoomRow, MatchRow, list[dict[str, Any]]]:
+    def _quick_room(self, first: str, second: str, rules: RuleSet, move_seconds: int) -> NewRoom:
         """A quick match's new room, with its match and first events (not stored yet)."""
         row = self._room_row(
             first,

@@ -7,6 +7,7 @@ import hashlib
 import re
 import secrets
 from collections.abc import Sequence
+from itertools import groupby
 from typing import cast
 
 from sqlalchemy import Table, insert, inspect
@@ -39,25 +40,11 @@ def insert_rows(connection: Connection, rows: Sequence[Base]) -> None:
     """Insert new ORM rows with Core, in order (the ORM objects stay usable as plain values;
     columns left unset take their defaults). Neighbouring rows of one table with the same
     columns set go in one statement (one round trip to PostgreSQL, not one a row)."""
-    batch: list[dict[str, object]] = []
-    batch_of: tuple[Table, frozenset[str]] | None = None
-    for row in rows:
-        table = cast(Table, row.__table__)
-        values = {key: value for key, value in inspect(row).dict.items() if key in table.c}
-        kind = (table, frozenset(values))
-        if kind != batch_of and batch:
-            _insert(connection, batch_of, batch)
-            batch = []
-        batch_of = kind
-        batch.append(values)
-    if batch:
-        _insert(connection, batch_of, batch)
-
-
-def _insert(
-    connection: Connection,
-    kind: tuple[Table, frozenset[str]] | None,
-    batch: list[dict[str, object]],
-) -> None:
-    assert kind is not None
-    connection.execute(insert(kind[0]), batch[0] if len(batch) == 1 else batch)
+    prepared = [
+        (table, {key: value for key, value in inspect(row).dict.items() if key in table.c})
+        for row in rows
+        for table in [cast(Table, row.__table__)]
+    ]
+    for (table, _), group in groupby(prepared, key=lambda one: (one[0], frozenset(one[1]))):
+        batch = [values for _, values in group]
+        connection.execute(insert(table), batch[0] if len(batch) == 1 else batch)

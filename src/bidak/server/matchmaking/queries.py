@@ -20,42 +20,14 @@ _MUTES = cast(Table, MuteRow.__table__)
 _TAKE = delete(_QUEUE).where(_QUEUE.c.player_id.in_(bindparam("pair", expanding=True)))
 
 
-def enqueue(
-    connection: Connection, player_id: str, rating: float, options: Options, since: float
-) -> float:
-    """Put the player in the queue with ``options`` (replacing another entry of theirs); the
-    time they wait from: kept when they were already waiting with the same options."""
-    found = connection.execute(select(_QUEUE).where(_QUEUE.c.player_id == player_id)).first()
-    if found is not None:
-        same = (found.length, found.move_seconds, found.cube) == (
-            options.length,
-            options.move_seconds,
-            options.cube,
-        )
-        if same:
-            return float(found.since)
-        connection.execute(delete(_QUEUE).where(_QUEUE.c.player_id == player_id))
-    connection.execute(
-        insert(_QUEUE).values(
-            player_id=player_id,
-            rating=rating,
-            length=options.length,
-            move_seconds=options.move_seconds,
-            cube=options.cube,
-            since=since,
-            offered=False,
-        )
-    )
-    return since
-
-
 def enqueue_all(
     connection: Connection, entries: Sequence[tuple[str, float, Options, float]]
 ) -> list[float]:
-    """:func:`enqueue` for each ``(player_id, rating, options, since)``, in order; the time each
-    waits from. Three statements for all of them (one read, one delete, one insert), not two
-    or three each: a crowd's joins share this transaction, and on PostgreSQL each statement is
-    a round trip."""
+    """Put each player in the queue, ``(player_id, rating, options, since)``, replacing another
+    entry of theirs; the time each waits from, in order (kept when they were already waiting
+    with the same options). Three statements for all of them (one read, one delete, one
+    insert), not two or three each: a crowd's joins share this transaction, and on PostgreSQL
+    each statement is a round trip."""
     wanted = {player_id: options for player_id, _, options, _ in entries}
     found = {
         row.player_id: row
@@ -66,12 +38,7 @@ def enqueue_all(
     }
     kept: dict[str, float] = {}
     for player_id, row in found.items():
-        options = wanted[player_id]
-        if (row.length, row.move_seconds, row.cube) == (
-            options.length,
-            options.move_seconds,
-            options.cube,
-        ):
+        if Options(row.length, row.move_seconds, row.cube) == wanted[player_id]:
             kept[player_id] = float(row.since)
     replaced = [player_id for player_id in found if player_id not in kept]
     if replaced:

@@ -130,6 +130,8 @@ class QuickMatch:
     async def _pass(self) -> int:
         waiting = await self.db.read(queries.seekers)
         now = self.clock.now()
+        # Read without the lock first: only a pass that finds a pair takes it (and pairs again,
+        # under it, whoever waits then).
         if pair([s for s, _ in waiting], now):
             waiting, paired = await self._start_pairs(now)
         else:

@@ -51,6 +51,13 @@ async def player_id(client: Client) -> str:
     return found
 
 
+async def paired_room(client: Client) -> str:
+    """The room of the "paired" message the client's socket is sent."""
+    told = await client.until(lambda m: m["type"] == "quick" and m["state"] == "paired")
+    code: str = told["room"]
+    return code
+
+
 async def test_two_players_waiting_get_one_rated_match(settings: Any) -> None:
     async with running_server(settings) as running, Client(running) as a, Client(running) as b:
         first = await queue(a)
@@ -115,12 +122,7 @@ async def test_a_crowd_pressing_at_once_is_all_paired_at_tables_already_rolling(
             await asyncio.gather(*(client.connect() for client in clients))
             await asyncio.gather(*(queue(client) for client in clients))
 
-            async def paired(client: Client) -> str:
-                told = await client.until(lambda m: m["type"] == "quick" and m["state"] == "paired")
-                code: str = told["room"]
-                return code
-
-            rooms = await asyncio.gather(*(paired(client) for client in clients))
+            rooms = await asyncio.gather(*(paired_room(client) for client in clients))
             assert sorted(rooms.count(code) for code in set(rooms)) == [2] * 8
             for client, code in zip(clients, rooms, strict=True):
                 table = (await client.join(code))["table"]
@@ -249,12 +251,7 @@ async def test_a_crowd_pressing_at_once_on_two_processes_is_paired_once_each(
             ids = await asyncio.gather(*(player_id(client) for client in clients))
             await asyncio.gather(*(queue(client) for client in clients))
 
-            async def paired(client: Client) -> str:
-                told = await client.until(lambda m: m["type"] == "quick" and m["state"] == "paired")
-                code: str = told["room"]
-                return code
-
-            rooms = await asyncio.gather(*(paired(client) for client in clients))
+            rooms = await asyncio.gather(*(paired_room(client) for client in clients))
             assert sorted(rooms.count(code) for code in set(rooms)) == [2] * 12
             for client, me, code in zip(clients, ids, rooms, strict=True):
                 info = (await client.http.get(f"/api/rooms/{code}")).json()

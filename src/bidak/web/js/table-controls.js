@@ -8,7 +8,7 @@ import { button, clear, tx } from "./dom.js";
 import { t } from "./i18n.js";
 import { BAR, isComplete, OFF } from "./selection.js";
 import { nameOf } from "./table-names.js";
-import { askTutor, setTutor, tutorOn } from "./tutor.js";
+import { setTutor, tutorFirst, tutorOn } from "./tutor.js";
 
 /** @import { Table } from "./types.js" */
 
@@ -28,31 +28,20 @@ export function createControls(store, board, where, { showHint, resign, syncOffe
   const { act, undo } = store;
   /** OK: at a practice table with the tutor on, ask it first (tutor.js). */
   function submit() {
-    if (v.kind !== "practice" || !tutorOn() || !store.myMove() || v.sending) {
-      store.submit();
-      return;
-    }
-    askTutor(v.code, { steps: v.made.map(([s0, e0]) => [s0, e0]) }, () => store.submit());
+    const steps = v.made.map(([s0, e0]) => [s0, e0]);
+    tutorFirst(v, store.myMove() && !v.sending, { steps }, () => store.submit());
   }
 
   /** Double: at a practice table with the tutor on, ask it first, as OK does. */
   function double() {
-    if (v.kind !== "practice" || !tutorOn() || v.sending) {
-      act("double");
-      return;
-    }
-    askTutor(v.code, { cube: "double" }, () => act("double"));
+    tutorFirst(v, !v.sending, { cube: "double" }, () => act("double"));
   }
 
   /** Roll: when doubling was allowed too, rolling is the decision not to double; at a
    * practice table with the tutor on, ask it first. */
   function roll() {
-    const could = v.table?.allowed.includes("double");
-    if (v.kind !== "practice" || !tutorOn() || v.sending || !could) {
-      act("roll");
-      return;
-    }
-    askTutor(v.code, { cube: "no_double" }, () => act("roll"));
+    const could = Boolean(v.table?.allowed.includes("double"));
+    tutorFirst(v, !v.sending && could, { cube: "no_double" }, () => act("roll"));
   }
 
   function render() {

@@ -5,7 +5,7 @@
 import { h, raw, tx } from "./dom.js";
 import { t } from "./i18n.js";
 import { nameOf } from "./table-names.js";
-import { askTutor, tutorOn } from "./tutor.js";
+import { tutorFirst } from "./tutor.js";
 import { dialog, segmented } from "./ui.js";
 
 /** @import { DialogAction } from "./ui.js" */
@@ -30,12 +30,9 @@ export function createDialogs(store, { navigate, afterPanel }) {
   /** Take or drop: at a practice table with the tutor on, ask it first; "reconsider" opens
    * the take dialog again. */
   function answer(/** @type {"take" | "drop"} */ choice) {
-    if (v.kind !== "practice" || !tutorOn()) {
-      act(choice);
-      return;
-    }
-    askTutor(
-      v.code,
+    tutorFirst(
+      v,
+      true,
       { cube: choice },
       () => act(choice),
       () => v.table && syncOffers(v.table),

@@ -50,3 +50,17 @@ export async function askTutor(code, question, send, reconsider) {
     ],
   });
 }
+
+/**
+ * At a practice table with the tutor on, and when `ask`, ask it about `question` before
+ * `send` (askTutor); otherwise `send` at once. Every tutored button of the table comes here.
+ * @param {{ kind: string | null, code: string }} table
+ * @param {boolean} ask
+ * @param {{ steps: number[][] } | { cube: string }} question
+ * @param {() => void} send
+ * @param {() => void} [reconsider]
+ */
+export function tutorFirst(table, ask, question, send, reconsider) {
+  if (table.kind === "practice" && ask && tutorOn()) askTutor(table.code, question, send, reconsider);
+  else send();
+}

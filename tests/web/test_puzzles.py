@@ -5,7 +5,6 @@ page has the switch that keeps one's positions out of the puzzles."""
 from __future__ import annotations
 
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 from bidak.formats.ids import read_any_id
@@ -15,7 +14,6 @@ from tests.web.helpers import BOARD, tap
 from tests.web.layout import layout_problems
 from tests.web.test_training import keep, opening_xgid
 
-COMMITTED = Path(__file__).resolve().parent / "screenshots"
 BLOCKS = (
     "#puzzle-themes",
     "#puzzle-figures",

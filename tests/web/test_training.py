@@ -4,8 +4,6 @@ card from the blunder bank, the player answers on the board, and the verdict say
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
 from typing import Any
 
 from bidak.formats import GameState, MatchInfo
@@ -14,8 +12,6 @@ from bidak.rules import Position
 from bidak.server.training import bank_review
 from tests.web.conftest import screenshot
 from tests.web.helpers import BOARD, tap
-
-COMMITTED = Path(__file__).resolve().parent / "screenshots"
 
 
 def opening_xgid(dice: tuple[int, int]) -> str:
@@ -35,8 +31,9 @@ def opening_xgid(dice: tuple[int, int]) -> str:
 
 
 def keep(page: Any, name: str) -> None:
-    """A screenshot for artifacts/ and a copy kept with the tests (looked at in review)."""
-    shutil.copy(screenshot(page, name), COMMITTED / f"{name}.png")
+    """A screenshot in artifacts/screenshots/; copies of a run's are committed in
+    tests/web/screenshots/ for a reviewer (by hand: a test run changes no committed file)."""
+    screenshot(page, name)
 
 
 def test_a_drill_card_is_answered_on_the_board_at_phone_size(server: Any, pages: Any) -> None:

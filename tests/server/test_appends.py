@@ -1,9 +1,10 @@
 """Group commit: appends that arrive together share a transaction, and each keeps its own fate.
 
-On SQLite (the direct connection on the event loop's thread) and on PostgreSQL (the async
-engine): a batch with one stale writer commits the others and refuses only that one; a write
-lock held by another connection delays an append without stalling the loop; the batcher answers
-each writer with its own outcome.
+On SQLite (the direct connection on the event loop's thread) and on PostgreSQL (one statement
+for the batch, through the driver): a batch with one stale writer commits the others and
+refuses only that one; two servers racing for one match's next version commit exactly one; a
+write lock held by another connection delays an append without stalling the loop; the batcher
+answers each writer with its own outcome.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from bidak.match import RuleSet, event_to_json, rules_to_json, start_match, stat
 from bidak.server.play.queries import Append, Conflict
 from bidak.server.play.storage import Store
 from bidak.server.shared.store.batches import Batcher, WriteResult
-from bidak.server.shared.store.db import Database
+from bidak.server.shared.store.db import Database, StorageError
 from bidak.server.shared.store.models import MatchRow, RoomRow
 from bidak.server.shared.store.rows import new_id
 from tests.server import backends
@@ -154,6 +155,66 @@ async def test_an_event_key_already_taken_fails_only_its_own_append(store: Store
     assert row is not None and row.version == START + 2
     row = await store.match(first)
     assert row is not None and row.version == START
+
+
+async def test_two_servers_appending_to_one_match_each_round_commit_exactly_one(
+    store: Store,
+) -> None:
+    """Two processes on one database (two handles here) race for the same next version of a
+    match, round after round: one of each pair commits its events, the other hears Conflict,
+    and the log has no gap and no double."""
+    other = await _open(store.db.url)
+    try:
+        match_id = await _new_match(store)
+        version = START
+        winners: list[int] = []
+        for round_ in range(20):
+            marker = 10 * round_
+            outcomes = await asyncio.gather(
+                store.append(_change(match_id, version, marker)),
+                other.append(_change(match_id, version, marker + 5)),
+                return_exceptions=True,
+            )
+            assert sorted(type(outcome).__name__ for outcome in outcomes) == [
+                "Conflict",
+                "NoneType",
+            ]
+            winners.append(marker if outcomes[0] is None else marker + 5)
+            version += 2
+        events = await store.events(match_id, after=START)
+        assert [e.version for e in events] == list(range(START + 1, version + 1))
+        assert [e.payload["n"] for e in events[::2]] == winners
+        row = await other.match(match_id)
+        assert row is not None and row.version == version
+        assert row.state == {"marker": winners[-1]}
+    finally:
+        await other.close()
+        await other.db.close()
+
+
+async def test_an_append_on_a_killed_postgresql_connection_fails_and_the_next_one_stores(
+    postgres_url: str,
+) -> None:
+    """PostgreSQL closes the connection an append would use (a restart, an operator): that
+    append is refused as a storage failure, not left hanging, and the next one is stored."""
+    store = await _open(postgres_url)
+    try:
+        first, second = await _new_match(store), await _new_match(store)
+        await store.append(_change(first, START, 1))
+        # The appends' pool holds one connection now (one batch is written at a time).
+        [(pid,)] = await store.db.statement("SELECT pg_backend_pid()")
+        async with store.db.engine.connect() as admin:
+            await admin.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+        outcomes = await asyncio.gather(
+            store.append(_change(first, START + 2, 3)), return_exceptions=True
+        )
+        assert isinstance(outcomes[0], StorageError)
+        await store.append(_change(second, START, 7))
+        row = await store.match(second)
+        assert row is not None and row.version == START + 2 and row.state == {"marker": 7}
+    finally:
+        await store.close()
+        await store.db.close()
 
 
 async def test_sqlite_waits_for_another_connections_write_lock_without_stalling(

@@ -197,3 +197,24 @@ async def test_text_postgres_cannot_store_is_refused_not_a_crash(
         assert answer["type"] == "error" and answer["code"] == "not_found", answer
         await eve.send({"type": "ping"})
         assert (await eve.receive())["type"] == "pong"
+
+
+async def test_a_read_whose_connection_postgresql_ended_is_answered_from_a_new_one(
+    postgres_url: str,
+) -> None:
+    """Reads take a pooled connection without pinging it first; when PostgreSQL has ended that
+    connection (a restart, an operator), the reader still gets its answer, not an error."""
+    db = Database(postgres_url)
+    try:
+
+        def backend(connection: Any) -> int:
+            return int(connection.execute(text("SELECT pg_backend_pid()")).scalar_one())
+
+        first = await db.read(backend)
+        async with db.engine.connect() as admin:
+            ended = await admin.scalar(text("SELECT pg_terminate_backend(:pid)"), {"pid": first})
+        assert ended
+        second = await db.read(backend)
+        assert second != first
+    finally:
+        await db.close()

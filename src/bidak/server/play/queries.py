@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any, cast
 
+import orjson
 from sqlalchemy import Table, bindparam, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -196,7 +197,14 @@ class RoomStore:
 
     async def _append_batch(self, changes: Sequence[Append]) -> list[WriteResult]:
         """Store ``changes`` in one transaction; if that fails as a whole, one by one."""
-        if len(changes) > 1:
+        if not self.db.is_sqlite and _one_statement_fits(changes):
+            try:
+                return await _append_postgres(self.db, changes)
+            except StorageError as failed:  # perhaps committed: each writer finds out
+                return [failed] * len(changes)
+            except IntegrityError:  # an event key taken: find out whose it was
+                pass
+        elif len(changes) > 1:
             try:
                 outcomes: list[WriteResult] = await self.db.write(
                     partial(_append_all, changes=changes), urgent=True
@@ -327,6 +335,73 @@ def _append_all(connection: Connection, changes: Sequence[Append]) -> list[Write
     if rows:
         connection.execute(insert(_EVENTS), rows)
     return outcomes
+
+
+_POSTGRES_APPEND = """
+WITH changes AS (
+    SELECT * FROM unnest($1::varchar[], $2::int[], $3::text[], $4::int[], $5::int[],
+                         $6::float8[], $7::int[], $8::bool[])
+        AS c(id, expected, state, version, dice_drawn, deadline, deadline_version, finished)
+), advanced AS (
+    UPDATE matches AS m
+    SET state = c.state::json, version = c.version, dice_drawn = c.dice_drawn,
+        deadline = c.deadline, deadline_version = c.deadline_version, finished = c.finished,
+        updated_at = $9
+    FROM changes AS c
+    WHERE m.id = c.id AND m.version = c.expected
+    RETURNING m.id
+), added AS (
+    INSERT INTO events (match_id, version, payload, created_at)
+    SELECT e.match_id, e.version, e.payload::json, e.created_at
+    FROM unnest($10::varchar[], $11::int[], $12::text[], $13::float8[])
+        AS e(match_id, version, payload, created_at)
+    WHERE e.match_id IN (SELECT id FROM advanced)
+)
+SELECT id FROM advanced
+"""
+""":func:`_append_all` on PostgreSQL as one statement: the rows that still have the expected
+version advance, and only their events are inserted."""
+
+
+def _one_statement_fits(changes: Sequence[Append]) -> bool:
+    """Whether :data:`_POSTGRES_APPEND` stores ``changes`` as :func:`_append_all` would: no
+    rated end (the ratings move in the same transaction) and no match twice (its second
+    change expects the version the first one writes)."""
+    ids = {change.match_id for change in changes}
+    return len(ids) == len(changes) and all(change.rated is None for change in changes)
+
+
+async def _append_postgres(db: Database, changes: Sequence[Append]) -> list[WriteResult]:
+    """:func:`_append_all` in one round trip to PostgreSQL (:meth:`Database.statement`), for
+    changes :func:`_one_statement_fits`: a Conflict for each row another writer moved first.
+    Why: ``docs/performance.md``, "The PostgreSQL append"."""
+    events = [
+        (change.match_id, change.expected_version + offset, _json_text(payload), change.at)
+        for change in changes
+        for offset, payload in enumerate(change.events, 1)
+    ]
+    advanced = await db.statement(
+        _POSTGRES_APPEND,
+        [change.match_id for change in changes],
+        [change.expected_version for change in changes],
+        [_json_text(change.state) for change in changes],
+        [change.expected_version + len(change.events) for change in changes],
+        [change.dice_drawn for change in changes],
+        [change.deadline for change in changes],
+        [change.deadline_version for change in changes],
+        [change.finished for change in changes],
+        _now(),
+        [event[0] for event in events],
+        [event[1] for event in events],
+        [event[2] for event in events],
+        [event[3] for event in events],
+    )
+    moved = {row[0] for row in advanced}
+    return [None if change.match_id in moved else Conflict(change.match_id) for change in changes]
+
+
+def _json_text(value: object) -> str:
+    return orjson.dumps(value).decode()
 
 
 _SQLITE_ADVANCE = (

@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
+import asyncpg
 import orjson
 from alembic import command
 from alembic.config import Config
@@ -46,6 +47,9 @@ JSON_CODEC: dict[str, Any] = {"json_serializer": _json_text, "json_deserializer"
 """JSON columns (every match's state and events) read and written with orjson."""
 
 log = logging.getLogger(__name__)
+
+_CONNECTION_GONE = (asyncpg.PostgresConnectionError, asyncpg.OperatorInterventionError)
+"""PostgreSQL's answers after which a connection is not used again (it is closing)."""
 
 
 class KeyTaken(Exception):
@@ -99,16 +103,28 @@ class Database:
             options.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
         self.engine: AsyncEngine = create_async_engine(self.url, **options)
         # Reads on PostgreSQL outside a transaction: under READ COMMITTED each statement sees
-        # its own snapshot anyway, and a BEGIN and a ROLLBACK are two round trips a read.
+        # its own snapshot anyway, and a BEGIN and a ROLLBACK are two round trips a read. Their
+        # pool has no ping either (another round trip a read): a read is tried once more on a
+        # new connection when the one it had was gone (:meth:`read`).
         self._reads: AsyncEngine = (
             self.engine
             if self.is_sqlite
-            else self.engine.execution_options(isolation_level="AUTOCOMMIT")
+            else create_async_engine(
+                self.url,
+                **JSON_CODEC,
+                pool_size=5,
+                max_overflow=10,
+                isolation_level="AUTOCOMMIT",
+            )
         )
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.direct = _direct_engine(self.url)
         self.reader = _direct_engine(self.url, reader=True)
+        # PostgreSQL's hot statements (:meth:`statement`): a small pool without the ping.
+        self._statements: AsyncEngine | None = (
+            None if self.is_sqlite else create_async_engine(self.url, pool_size=2, max_overflow=2)
+        )
         self._committer = ThreadPoolExecutor(1, thread_name_prefix="bidak-commit")
         self._checkpoints: asyncio.Task[None] | None = None
         self._writer = Turns()  # the direct engine has one connection: one writer
@@ -172,6 +188,37 @@ class Database:
             done.result()  # the connection must not be handed back mid-commit
             raise
 
+    async def statement(self, sql: str, *args: object) -> list[Any]:
+        """PostgreSQL only: run the one statement ``sql`` through the driver itself (asyncpg,
+        ``$1``-style parameters, prepared once per connection) outside a transaction, and
+        return its rows. One statement is atomic by itself, so a statement that writes several
+        tables (a ``WITH`` of ``UPDATE`` and ``INSERT``) commits or fails whole, in one round
+        trip: no ping, no ``BEGIN``, no ``COMMIT``, none of SQLAlchemy's per-statement work.
+
+        A unique key taken is raised as ``IntegrityError``, other failures as
+        :class:`StorageError`; a connection that failed is not used again. Why:
+        ``docs/performance.md``, "The PostgreSQL append"."""
+        assert self._statements is not None, "PostgreSQL only"
+        with _as_storage_errors():
+            async with self._statements.connect() as connection:
+                pooled = await connection.get_raw_connection()
+                driver = pooled.driver_connection
+                assert driver is not None
+                try:
+                    rows: list[Any] = await driver.fetch(sql, *args)
+                except asyncpg.UniqueViolationError as taken:
+                    raise IntegrityError(sql, None, taken) from taken
+                except asyncpg.PostgresError as failed:  # the server refused the statement
+                    if isinstance(failed, _CONNECTION_GONE):
+                        pooled.invalidate()
+                    raise StorageError(f"{type(failed).__name__}: {failed}") from failed
+                except BaseException as failed:  # the connection's state is unknown
+                    pooled.invalidate()
+                    if isinstance(failed, Exception):
+                        raise StorageError(f"{type(failed).__name__}: {failed}") from failed
+                    raise
+                return rows
+
     async def migrate(self, revision: str = "head") -> None:
         """Bring the schema up to date (Alembic ``upgrade head``; tests name an older
         ``revision`` to store what an older version stored).
@@ -206,12 +253,23 @@ class Database:
         On PostgreSQL ``work`` runs outside a transaction (autocommit): the database's default
         isolation, READ COMMITTED, gives each statement a snapshot of its own in a transaction
         too, so nothing is lost, and the BEGIN and ROLLBACK round trips are saved. A read
-        that needs one snapshot for several statements goes through :meth:`write`."""
+        that needs one snapshot for several statements goes through :meth:`write`. Its pool
+        does not ping a connection before each use (a round trip a read): a read on a
+        connection that turns out to be gone runs once more on a new one (``work`` only reads,
+        so running it twice changes nothing)."""
         with _as_storage_errors():
             if self.reader is not None:
                 return await self._read_direct(self.reader, work)
-            async with self._reads.connect() as connection:
-                return await connection.run_sync(work)
+            try:
+                async with self._reads.connect() as connection:
+                    return await connection.run_sync(work)
+            except DBAPIError as failed:
+                if not failed.connection_invalidated:
+                    raise
+                # The connection was gone (PostgreSQL restarted, an operator ended it): its
+                # pool drops every connection as old, and the read goes to a new one.
+                async with self._reads.connect() as connection:
+                    return await connection.run_sync(work)
 
     async def rows(self, work: Callable[[Session], T]) -> T:
         """Run ``work`` on an ORM session for reading whole rows (its objects stay usable
@@ -261,6 +319,9 @@ class Database:
         for direct in (self.direct, self.reader):
             if direct is not None:
                 direct.dispose()
+        for extra in (self._statements, self._reads):
+            if extra is not None and extra is not self.engine:
+                await extra.dispose()
         await self.engine.dispose()
 
 

@@ -47,7 +47,7 @@ from bidak.server.play.dice import FairDice, seed_hash
 from bidak.server.play.queries import Append, Conflict, RoomStore
 from bidak.server.play.rated_queries import RatedEnd
 from bidak.server.play.room import Room, RoomError, RoomKind, room_channel, seat_of
-from bidak.server.play.wire.notes import events_note
+from bidak.server.play.wire.notes import EventsNote, events_note
 from bidak.server.play.wire.table import Deadline as DeadlineJson
 from bidak.server.shared.bus import Bus
 from bidak.server.shared.clocks import Clock
@@ -181,6 +181,26 @@ class Actor:
         if isinstance(action, POSITION_FREE):
             version = None  # the table moving on meanwhile changes nothing about these
         await self.act(room.match_id, seat, lambda state: action, expect_version=version)
+
+    def learn(self, note: EventsNote, state: MatchState) -> None:
+        """Take up what another process stored and published (``note``, whose ``state`` is
+        decoded), for a match this one holds at an older version: its next action here is
+        judged on it without a read of the store. The store's version check still decides
+        whose append counts; the dice go on from the count the note carries."""
+        live = self._live.get(note["match"])
+        if live is None or state.version <= live.state.version:
+            return
+        if state.phase is Phase.MATCH_OVER:
+            self._live.pop(note["match"], None)  # the store keeps it; reads reload it
+            return
+        deadline = note["deadline"]  # None: no clock runs on this version
+        self._live[note["match"]] = replace(
+            live,
+            state=state,
+            dice_drawn=note["drawn"],
+            deadline=None if deadline is None else deadline["at"],
+            deadline_version=None if deadline is None else state.version,
+        )
 
     async def load(self, match_id: str, fresh: bool = False) -> Live:
         """The match as this process knows it, or (``fresh``, or unknown here) as stored now."""
@@ -374,6 +394,7 @@ class Actor:
             state=state,
             deadline=deadline_json(live),
             seed=live.seed if live.finished else None,
+            drawn=live.dice_drawn,
         )
         await self.bus.publish(room_channel(live.room.code), message)
 

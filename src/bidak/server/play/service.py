@@ -41,6 +41,7 @@ from bidak.server.play.room import (
 from bidak.server.play.tasks import Tasks
 from bidak.server.play.timeouts import Timers, deadline
 from bidak.server.play.views import Views
+from bidak.server.play.wire.notes import EventsNote
 from bidak.server.shared.bus import Bus
 from bidak.server.shared.clocks import Clock
 from bidak.server.shared.settings import Settings
@@ -304,3 +305,13 @@ class RoomService:
     async def live(self, match_id: str) -> Live:
         """The match as stored now (another instance may have written since this one did)."""
         return await self.actor.load(match_id, fresh=True)
+
+    def heard(self, note: EventsNote) -> None:
+        """A connection of this process heard ``note``: when it is newer than the match this
+        process holds (another process stored it), the match is taken up from it
+        (:meth:`Actor.learn`), with the state decoded once for the connections' tables too.
+        Players on two processes otherwise cost a read of the store every other action."""
+        known = self.actor.known_state(note["match"])
+        last = note["from"] + len(note["events"]) - 1
+        if known is not None and known.version < last:
+            self.actor.learn(note, self.views.state(note["match"], last, note["state"]))

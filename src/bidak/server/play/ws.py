@@ -360,6 +360,7 @@ class Connection:
                 # A match started at this room (a friend arrived): send the whole table.
                 await self.snapshot(since=0)
                 continue
+            self.services.rooms.heard(message)
             first = message["from"]
             last = first + len(message["events"]) - 1
             if last <= self.version:

@@ -27,10 +27,13 @@ EventsNote = TypedDict(
         "state": dict[str, Any],
         "deadline": Deadline | None,
         "seed": str | None,
+        "drawn": int,
     },
 )
 """What the rooms service stored: the events (as JSON) from version ``from`` on, and
-``state``, the JSON of the state after them; each connection draws its ``events`` message."""
+``state``, the JSON of the state after them; each connection draws its ``events`` message.
+``drawn`` (the dice drawn from the match's seed so far) is for the other processes, which take
+the match up from the note instead of reading it back from the store; no client is sent it."""
 
 
 def events_note(
@@ -42,6 +45,7 @@ def events_note(
     state: dict[str, Any],
     deadline: Deadline | None,
     seed: str | None,
+    drawn: int,
 ) -> EventsNote:
     return {
         "kind": "events",
@@ -52,6 +56,7 @@ def events_note(
         "state": state,
         "deadline": deadline,
         "seed": seed,
+        "drawn": drawn,
     }
 
 

@@ -33,6 +33,11 @@ MIGRATION_LOCK = 0x62696461  # "bida": the advisory lock key Bidak's migrations 
 LOCK_WAIT = 5.0
 """Seconds a direct SQLite write waits, in all, for another connection's write lock."""
 
+POSTGRES_CONNECTIONS = 32
+"""The most connections one process opens to PostgreSQL: 20 for transactions, 10 for reads and
+2 for the appends' statements (docs/operating.md; PostgreSQL's default ``max_connections`` is
+100)."""
+
 CHECKPOINT_SECONDS = 2.0
 """How often the write-ahead log is copied into a SQLite database."""
 
@@ -100,7 +105,7 @@ class Database:
         self.is_sqlite = self.url.startswith("sqlite")
         options: dict[str, object] = dict(JSON_CODEC)
         if not self.is_sqlite:
-            options.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
+            options.update(pool_size=10, max_overflow=10, pool_pre_ping=True)
         self.engine: AsyncEngine = create_async_engine(self.url, **options)
         # Reads on PostgreSQL outside a transaction: under READ COMMITTED each statement sees
         # its own snapshot anyway, and a BEGIN and a ROLLBACK are two round trips a read. Their
@@ -113,7 +118,7 @@ class Database:
                 self.url,
                 **JSON_CODEC,
                 pool_size=5,
-                max_overflow=10,
+                max_overflow=5,
                 isolation_level="AUTOCOMMIT",
             )
         )
@@ -123,7 +128,7 @@ class Database:
         self.reader = _direct_engine(self.url, reader=True)
         # PostgreSQL's hot statements (:meth:`statement`): a small pool without the ping.
         self._statements: AsyncEngine | None = (
-            None if self.is_sqlite else create_async_engine(self.url, pool_size=2, max_overflow=2)
+            None if self.is_sqlite else create_async_engine(self.url, pool_size=1, max_overflow=1)
         )
         self._committer = ThreadPoolExecutor(1, thread_name_prefix="bidak-commit")
         self._checkpoints: asyncio.Task[None] | None = None

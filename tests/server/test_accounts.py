@@ -8,19 +8,24 @@ import io
 import json
 import zipfile
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
+from sqlalchemy import text
 
 from bidak.server.accounts.tokens import Signer
 from bidak.server.shared.clocks import ManualClock
+from bidak.server.training import queries as training_queries
 from tests.server.backends import database_url, postgres_url
 from tests.server.harness import Client, Running, friend_room, running_server, server_settings
 from tests.server.scripted import Script, drive, play_all
 from tests.server.smtp_sink import SmtpSink, link_in, smtp_sink
+from tests.server.test_puzzles import card, pass_card
 
 __all__ = ["database_url", "postgres_url", "smtp_sink"]
 pytestmark = pytest.mark.anyio
@@ -276,3 +281,72 @@ async def test_a_foreign_origin_changes_no_account(site: Site) -> None:
         assert len(sink.to("o@example.com")) == 1 and sink.to("evil@example.com") == []
         # The link is still unused: the site's own page may use it.
         assert (await alice.post("/api/auth/email", json={"token": token})).status_code == 200
+
+
+async def _finished_match(running: Running, code: str, match_id: str, player_id: str) -> None:
+    """A finished practice match of ``player_id`` stored directly (its cards need one)."""
+    at = datetime.now(UTC)
+    async with running.services.db.engine.begin() as connection:
+        await connection.execute(
+            text(
+                "INSERT INTO rooms (code, kind, created_at, creator_id, seat0_id, rules)"
+                " VALUES (:c, 'practice', :t, :p, :p, '{}')"
+            ),
+            {"c": code, "t": at, "p": player_id},
+        )
+        await connection.execute(
+            text(
+                "INSERT INTO matches (id, room_code, rules, state, version, seed, seed_hash,"
+                " dice_drawn, finished, created_at, updated_at)"
+                " VALUES (:m, :c, '{}', '{}', 0, 's', 'h', 0, true, :t, :t)"
+            ),
+            {"m": match_id, "c": code, "t": at},
+        )
+        await connection.execute(
+            text("UPDATE rooms SET match_id = :m WHERE code = :c"), {"m": match_id, "c": code}
+        )
+
+
+async def test_a_guests_training_and_puzzle_rating_follow_it_into_the_account(site: Site) -> None:
+    """A guest banks blunder cards and solves a puzzle, then signs in to its account: the
+    account has the cards, the answer and the surer rating, and is not offered the puzzles made
+    from the guest's own positions (nobody is given their own)."""
+    running, _, sink = site
+    async with (
+        browser(running) as phone,
+        browser(running) as laptop,
+        browser(running) as other,
+    ):
+        owner = await me(phone)
+        await phone.post("/api/auth/email", json={"token": await link_email(phone, sink, "a@x.io")})
+        guest, maker = (await me(laptop))["id"], (await me(other))["id"]
+        await _finished_match(running, "rguest", "mguest", guest)
+        await _finished_match(running, "rmaker", "mmaker", maker)
+        db = running.services.training.db
+        banked = [
+            card(guest, 3, match_id="mguest"),
+            pass_card(guest, 5, match_id="mguest"),
+            pass_card(maker, 5, match_id="mmaker"),
+        ]
+        assert await db.write(partial(training_queries.bank, cards=banked)) == 3
+        offered = (await laptop.get("/api/puzzles/next", params={"theme": "pass"})).json()
+        puzzle = offered["puzzle"]
+        url = f"/api/puzzles/{puzzle['id']}/answer"
+        solved = (await laptop.post(url, json={"type": "cube", "choice": "drop"})).json()
+        assert solved["right"] is True and solved["rating"] > 1500
+        before = (await phone.get("/api/puzzles/next", params={"theme": "opening"})).json()
+        assert before["puzzle"] is not None, "the guest's position, offered to the account"
+
+        await laptop.post("/api/auth/email-login", json={"email": "a@x.io", "lang": "en"})
+        link = token_of(link_in(await sink.wait_for("a@x.io", 2)))
+        signed = (await laptop.post("/api/auth/email", json={"token": link})).json()
+        assert signed["signed_in"] == owner["id"] and signed["merged"] == 1
+
+        figures = (await phone.get("/api/puzzles")).json()
+        assert figures["answered"] == 1
+        assert figures["rating"] == pytest.approx(solved["rating"])
+        assert (await phone.get("/api/training")).json()["cards"] == 2
+        after = (await phone.get("/api/puzzles/next", params={"theme": "opening"})).json()
+        assert after["puzzle"] is None, "its own position now"
+        again = await phone.post(url, json={"type": "cube", "choice": "take"})
+        assert again.json()["repeated"] is True, "the guest's answer is the account's"

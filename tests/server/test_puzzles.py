@@ -63,11 +63,18 @@ def card(player_id: str, turn: int, **fields: Any) -> dict[str, Any]:
     }
 
 
-def pass_card(player_id: str, turn: int) -> dict[str, Any]:
+def pass_card(player_id: str, turn: int, **fields: Any) -> dict[str, Any]:
     """A taker's clear pass: taking gives up 0.5."""
     analysis = {"decider": "taker", "no_double": 0.5, "double_take": 1.5, "double_pass": 1.0}
     return card(
-        player_id, turn, kind="cube", played="take", best="drop", theme="pass", analysis=analysis
+        player_id,
+        turn,
+        kind="cube",
+        played="take",
+        best="drop",
+        theme="pass",
+        analysis=analysis,
+        **fields,
     )
 
 

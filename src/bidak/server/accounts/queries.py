@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, delete, insert, or_, select, update
+from sqlalchemy import Table, delete, exists, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
 from bidak.economy import Reason
@@ -26,13 +26,19 @@ from bidak.server.accounts.player_queries import (
 )
 from bidak.server.mail import Purpose
 from bidak.server.shared.store.models import (
+    CardRow,
+    DrillRow,
     EmailLinkRow,
+    FiguresRow,
     LedgerRow,
     MatchRow,
     OwnedRow,
     PlayerRow,
+    PuzzleAnswerRow,
+    PuzzleRow,
     QueueRow,
     RatedMatchRow,
+    ReviewedRow,
     RoomRow,
 )
 from bidak.server.shared.store.rows import token_hash
@@ -46,6 +52,12 @@ _OWNED = cast(Table, OwnedRow.__table__)
 _QUEUE = cast(Table, QueueRow.__table__)
 _LEDGER = cast(Table, LedgerRow.__table__)
 _RATED = cast(Table, RatedMatchRow.__table__)
+_CARDS = cast(Table, CardRow.__table__)
+_DRILLS = cast(Table, DrillRow.__table__)
+_PUZZLES = cast(Table, PuzzleRow.__table__)
+_ANSWERS = cast(Table, PuzzleAnswerRow.__table__)
+_REVIEWED = cast(Table, ReviewedRow.__table__)
+_FIGURES = cast(Table, FiguresRow.__table__)
 
 DELETED_NAME = "deleted player"
 
@@ -145,10 +157,11 @@ def set_email(connection: Connection, player_id: str, email: str | None) -> None
 
 
 def merge_guest(connection: Connection, guest_id: str, into_id: str, at: datetime) -> int:
-    """Move a guest's finished matches (not those against ``into_id`` itself), coins and
-    cosmetics to ``into_id`` and retire the guest; how many matches moved. A guest with an
-    e-mail, or already retired, keeps everything (0). The guest's row is locked first and its
-    coins move under keys of the merge, so a merge made twice moves everything once."""
+    """Move a guest's finished matches (not those against ``into_id`` itself), coins,
+    cosmetics and training (:func:`_move_training`) to ``into_id`` and retire the guest; how
+    many matches moved. A guest with an e-mail, or already retired, keeps everything (0). The
+    guest's row is locked first and its coins move under keys of the merge, so a merge made
+    twice moves everything once."""
     guest = connection.execute(
         select(_PLAYERS).where(_PLAYERS.c.id == guest_id).with_for_update()
     ).first()
@@ -181,6 +194,7 @@ def merge_guest(connection: Connection, guest_id: str, into_id: str, at: datetim
         .where(_OWNED.c.player_id == guest_id, _OWNED.c.item.not_in(mine))
         .values(player_id=into_id)
     )
+    _move_training(connection, guest, into_id)
     connection.execute(delete(_QUEUE).where(_QUEUE.c.player_id == guest_id))
     connection.execute(
         update(_PLAYERS)
@@ -188,6 +202,70 @@ def merge_guest(connection: Connection, guest_id: str, into_id: str, at: datetim
         .values(merged_into=into_id, skeleton=None)  # its name is free for the account
     )
     return moved
+
+
+def _move_training(connection: Connection, guest: Any, into_id: str) -> None:
+    """The guest's training goes with its matches: its blunder cards and their drill answers,
+    the puzzles made from its cards, its puzzle answers, the PR and figures of its reviewed
+    matches. A row the account already has for the same place (a card of the same decision, an
+    answer to the same puzzle, a match's PR) stays with the retired guest, so nothing is
+    stored twice and nothing is deleted. The puzzle rating that is surer (the smaller
+    deviation) is the account's from now on."""
+    guest_id = guest.id
+    other = _CARDS.alias("other")
+    same_place = exists().where(
+        other.c.player_id == into_id,
+        other.c.match_id == _CARDS.c.match_id,
+        other.c.game == _CARDS.c.game,
+        other.c.turn == _CARDS.c.turn,
+        other.c.kind == _CARDS.c.kind,
+    )
+    connection.execute(
+        update(_CARDS).where(_CARDS.c.player_id == guest_id, ~same_place).values(player_id=into_id)
+    )
+    moved_cards = select(_CARDS.c.id).where(_CARDS.c.player_id == into_id)
+    connection.execute(
+        update(_DRILLS)
+        .where(_DRILLS.c.player_id == guest_id, _DRILLS.c.card_id.in_(moved_cards))
+        .values(player_id=into_id)
+    )
+    connection.execute(
+        update(_PUZZLES).where(_PUZZLES.c.source_id == guest_id).values(source_id=into_id)
+    )
+    answered = _ANSWERS.alias("answered")
+    connection.execute(
+        update(_ANSWERS)
+        .where(
+            _ANSWERS.c.player_id == guest_id,
+            ~exists().where(
+                answered.c.player_id == into_id, answered.c.puzzle_id == _ANSWERS.c.puzzle_id
+            ),
+        )
+        .values(player_id=into_id)
+    )
+    for table in (_REVIEWED, _FIGURES):
+        mine = table.alias("mine")
+        connection.execute(
+            update(table)
+            .where(
+                table.c.player_id == guest_id,
+                ~exists().where(mine.c.player_id == into_id, mine.c.match_id == table.c.match_id),
+            )
+            .values(player_id=into_id)
+        )
+    account = connection.execute(
+        select(_PLAYERS.c.puzzle_deviation).where(_PLAYERS.c.id == into_id)
+    ).first()
+    if account is not None and guest.puzzle_deviation < account.puzzle_deviation:
+        connection.execute(
+            update(_PLAYERS)
+            .where(_PLAYERS.c.id == into_id)
+            .values(
+                puzzle_rating=guest.puzzle_rating,
+                puzzle_deviation=guest.puzzle_deviation,
+                puzzle_volatility=guest.puzzle_volatility,
+            )
+        )
 
 
 def _move_coins(

@@ -188,7 +188,8 @@ class Actor:
         judged on it without a read of the store. The store's version check still decides
         whose append counts; the dice go on from the count the note carries."""
         live = self._live.get(note["match"])
-        if live is None or state.version <= live.state.version:
+        drawn = note.get("drawn")  # a process of an older version does not send it
+        if live is None or drawn is None or state.version <= live.state.version:
             return
         if state.phase is Phase.MATCH_OVER:
             self._live.pop(note["match"], None)  # the store keeps it; reads reload it
@@ -197,7 +198,7 @@ class Actor:
         self._live[note["match"]] = replace(
             live,
             state=state,
-            dice_drawn=note["drawn"],
+            dice_drawn=drawn,
             deadline=None if deadline is None else deadline["at"],
             deadline_version=None if deadline is None else state.version,
         )

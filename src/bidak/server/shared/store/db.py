@@ -21,10 +21,12 @@ from sqlalchemy.engine import Connection, RootTransaction
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
     AsyncEngine,
     create_async_engine,
 )
 from sqlalchemy.orm import Session
+from sqlalchemy.pool import PoolProxiedConnection
 
 from bidak.server.shared.store.turns import Turns
 
@@ -126,10 +128,12 @@ class Database:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.direct = _direct_engine(self.url)
         self.reader = _direct_engine(self.url, reader=True)
-        # PostgreSQL's hot statements (:meth:`statement`): a small pool without the ping.
+        # PostgreSQL's hot statements (:meth:`statement`): one connection, held, no ping.
         self._statements: AsyncEngine | None = (
             None if self.is_sqlite else create_async_engine(self.url, pool_size=1, max_overflow=1)
         )
+        self._held: tuple[AsyncConnection, PoolProxiedConnection] | None = None
+        self._statement_turn = asyncio.Lock()
         self._committer = ThreadPoolExecutor(1, thread_name_prefix="bidak-commit")
         self._checkpoints: asyncio.Task[None] | None = None
         self._writer = Turns()  # the direct engine has one connection: one writer
@@ -200,13 +204,18 @@ class Database:
         tables (a ``WITH`` of ``UPDATE`` and ``INSERT``) commits or fails whole, in one round
         trip: no ping, no ``BEGIN``, no ``COMMIT``, none of SQLAlchemy's per-statement work.
 
-        A unique key taken is raised as ``IntegrityError``, other failures as
+        The statements take turns on one connection, held between them (checking one out of
+        the pool and back cost as much of the process's CPU as the statement itself). A
+        unique key taken is raised as ``IntegrityError``, other failures as
         :class:`StorageError`; a connection that failed is not used again. Why:
         ``docs/performance.md``, "The PostgreSQL append"."""
         assert self._statements is not None, "PostgreSQL only"
         with _as_storage_errors():
-            async with self._statements.connect() as connection:
-                pooled = await connection.get_raw_connection()
+            async with self._statement_turn:
+                if self._held is None:
+                    connection = await self._statements.connect()
+                    self._held = (connection, await connection.get_raw_connection())
+                connection, pooled = self._held
                 driver = pooled.driver_connection
                 assert driver is not None
                 try:
@@ -215,14 +224,24 @@ class Database:
                     raise IntegrityError(sql, None, taken) from taken
                 except asyncpg.PostgresError as failed:  # the server refused the statement
                     if isinstance(failed, _CONNECTION_GONE):
-                        pooled.invalidate()
+                        await self._drop_held()
                     raise StorageError(f"{type(failed).__name__}: {failed}") from failed
                 except BaseException as failed:  # the connection's state is unknown
-                    pooled.invalidate()
+                    await self._drop_held()
                     if isinstance(failed, Exception):
                         raise StorageError(f"{type(failed).__name__}: {failed}") from failed
                     raise
                 return rows
+
+    async def _drop_held(self) -> None:
+        """Never use the held statement connection again (it failed, or the database is
+        closing)."""
+        held, self._held = self._held, None
+        if held is not None:
+            connection, pooled = held
+            pooled.invalidate()
+            with contextlib.suppress(Exception):
+                await connection.close()
 
     async def migrate(self, revision: str = "head") -> None:
         """Bring the schema up to date (Alembic ``upgrade head``; tests name an older
@@ -324,6 +343,7 @@ class Database:
         for direct in (self.direct, self.reader):
             if direct is not None:
                 direct.dispose()
+        await self._drop_held()
         for extra in (self._statements, self._reads):
             if extra is not None and extra is not self.engine:
                 await extra.dispose()

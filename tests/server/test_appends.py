@@ -10,6 +10,7 @@ answers each writer with its own outcome.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,10 +32,17 @@ postgres_url = backends.postgres_url
 START = len(start_match(RuleSet(length=3)).events)
 
 
-async def _open(url: str) -> Store:
+@contextlib.asynccontextmanager
+async def opened(url: str) -> AsyncIterator[Store]:
+    """A store on ``url`` (migrated), closed with its database at the end."""
     db = Database(url)
     await db.migrate()
-    return Store(db)
+    store = Store(db)
+    try:
+        yield store
+    finally:
+        await store.close()
+        await db.close()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -43,12 +51,8 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
         url = f"sqlite:///{tmp_path / 'appends.sqlite3'}"
     else:
         url = request.getfixturevalue("postgres_url")
-    opened = await _open(url)
-    try:
-        yield opened
-    finally:
-        await opened.close()
-        await opened.db.close()
+    async with opened(url) as store:
+        yield store
 
 
 async def _new_match(store: Store) -> str:
@@ -163,8 +167,7 @@ async def test_two_servers_appending_to_one_match_each_round_commit_exactly_one(
     """Two processes on one database (two handles here) race for the same next version of a
     match, round after round: one of each pair commits its events, the other hears Conflict,
     and the log has no gap and no double."""
-    other = await _open(store.db.url)
-    try:
+    async with opened(store.db.url) as other:
         match_id = await _new_match(store)
         version = START
         winners: list[int] = []
@@ -187,9 +190,6 @@ async def test_two_servers_appending_to_one_match_each_round_commit_exactly_one(
         row = await other.match(match_id)
         assert row is not None and row.version == version
         assert row.state == {"marker": winners[-1]}
-    finally:
-        await other.close()
-        await other.db.close()
 
 
 async def test_an_append_on_a_killed_postgresql_connection_fails_and_the_next_one_stores(
@@ -197,11 +197,10 @@ async def test_an_append_on_a_killed_postgresql_connection_fails_and_the_next_on
 ) -> None:
     """PostgreSQL closes the connection an append would use (a restart, an operator): that
     append is refused as a storage failure, not left hanging, and the next one is stored."""
-    store = await _open(postgres_url)
-    try:
+    async with opened(postgres_url) as store:
         first, second = await _new_match(store), await _new_match(store)
         await store.append(_change(first, START, 1))
-        # The appends' pool holds one connection now (one batch is written at a time).
+        # The appends' statements run on one connection, held between them.
         [(pid,)] = await store.db.statement("SELECT pg_backend_pid()")
         async with store.db.engine.connect() as admin:
             await admin.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
@@ -212,16 +211,12 @@ async def test_an_append_on_a_killed_postgresql_connection_fails_and_the_next_on
         await store.append(_change(second, START, 7))
         row = await store.match(second)
         assert row is not None and row.version == START + 2 and row.state == {"marker": 7}
-    finally:
-        await store.close()
-        await store.db.close()
 
 
 async def test_sqlite_waits_for_another_connections_write_lock_without_stalling(
     tmp_path: Path,
 ) -> None:
-    store = await _open(f"sqlite:///{tmp_path / 'locked.sqlite3'}")
-    try:
+    async with opened(f"sqlite:///{tmp_path / 'locked.sqlite3'}") as store:
         match_id = await _new_match(store)
         ticks = 0
 
@@ -243,9 +238,6 @@ async def test_sqlite_waits_for_another_connections_write_lock_without_stalling(
         ticker.cancel()
         row = await store.match(match_id)
         assert row is not None and row.version == START + 2
-    finally:
-        await store.close()
-        await store.db.close()
 
 
 async def test_the_batcher_answers_each_writer_with_its_own_outcome() -> None:

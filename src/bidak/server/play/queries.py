@@ -18,7 +18,6 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any, cast
 
-import orjson
 from sqlalchemy import Table, bindparam, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -27,7 +26,7 @@ from bidak.match import RuleSet
 from bidak.server.play.rated_queries import RatedEnd, rate, unrated_reason
 from bidak.server.play.room import Room, RoomKind
 from bidak.server.shared.store.batches import Batcher, WriteResult
-from bidak.server.shared.store.db import Database, StorageError
+from bidak.server.shared.store.db import Database, StorageError, json_text
 from bidak.server.shared.store.models import EventRow, MatchRow, RatedMatchRow, RoomRow
 from bidak.server.shared.store.rows import insert_rows, is_key
 
@@ -376,7 +375,7 @@ async def _append_postgres(db: Database, changes: Sequence[Append]) -> list[Writ
     changes :func:`_one_statement_fits`: a Conflict for each row another writer moved first.
     Why: ``docs/performance.md``, "The PostgreSQL append"."""
     events = [
-        (change.match_id, change.expected_version + offset, _json_text(payload), change.at)
+        (change.match_id, change.expected_version + offset, json_text(payload), change.at)
         for change in changes
         for offset, payload in enumerate(change.events, 1)
     ]
@@ -384,7 +383,7 @@ async def _append_postgres(db: Database, changes: Sequence[Append]) -> list[Writ
         _POSTGRES_APPEND,
         [change.match_id for change in changes],
         [change.expected_version for change in changes],
-        [_json_text(change.state) for change in changes],
+        [json_text(change.state) for change in changes],
         [change.expected_version + len(change.events) for change in changes],
         [change.dice_drawn for change in changes],
         [change.deadline for change in changes],
@@ -398,10 +397,6 @@ async def _append_postgres(db: Database, changes: Sequence[Append]) -> list[Writ
     )
     moved = {row[0] for row in advanced}
     return [None if change.match_id in moved else Conflict(change.match_id) for change in changes]
-
-
-def _json_text(value: object) -> str:
-    return orjson.dumps(value).decode()
 
 
 _SQLITE_ADVANCE = (

@@ -35,10 +35,15 @@ MIGRATION_LOCK = 0x62696461  # "bida": the advisory lock key Bidak's migrations 
 LOCK_WAIT = 5.0
 """Seconds a direct SQLite write waits, in all, for another connection's write lock."""
 
-POSTGRES_CONNECTIONS = 32
-"""The most connections one process opens to PostgreSQL: 20 for transactions, 10 for reads and
-2 for the appends' statements (docs/operating.md; PostgreSQL's default ``max_connections`` is
-100)."""
+_TRANSACTIONS_POOL = {"pool_size": 10, "max_overflow": 10}
+_READS_POOL = {"pool_size": 5, "max_overflow": 5}
+_STATEMENTS_POOL = {"pool_size": 1, "max_overflow": 1}
+POSTGRES_CONNECTIONS = sum(
+    sum(pool.values()) for pool in (_TRANSACTIONS_POOL, _READS_POOL, _STATEMENTS_POOL)
+)
+"""The most connections one process opens to PostgreSQL (32): 20 for transactions, 10 for reads
+and 2 for the appends' statements (docs/operating.md; PostgreSQL's default ``max_connections``
+is 100)."""
 
 CHECKPOINT_SECONDS = 2.0
 """How often the write-ahead log is copied into a SQLite database."""
@@ -46,11 +51,12 @@ CHECKPOINT_SECONDS = 2.0
 T = TypeVar("T")
 
 
-def _json_text(value: object) -> str:
+def json_text(value: object) -> str:
+    """A JSON column's stored text (orjson), as the engines write it."""
     return orjson.dumps(value).decode()
 
 
-JSON_CODEC: dict[str, Any] = {"json_serializer": _json_text, "json_deserializer": orjson.loads}
+JSON_CODEC: dict[str, Any] = {"json_serializer": json_text, "json_deserializer": orjson.loads}
 """JSON columns (every match's state and events) read and written with orjson."""
 
 log = logging.getLogger(__name__)
@@ -107,7 +113,7 @@ class Database:
         self.is_sqlite = self.url.startswith("sqlite")
         options: dict[str, object] = dict(JSON_CODEC)
         if not self.is_sqlite:
-            options.update(pool_size=10, max_overflow=10, pool_pre_ping=True)
+            options.update(_TRANSACTIONS_POOL, pool_pre_ping=True)
         self.engine: AsyncEngine = create_async_engine(self.url, **options)
         # Reads on PostgreSQL outside a transaction: under READ COMMITTED each statement sees
         # its own snapshot anyway, and a BEGIN and a ROLLBACK are two round trips a read. Their
@@ -117,11 +123,7 @@ class Database:
             self.engine
             if self.is_sqlite
             else create_async_engine(
-                self.url,
-                **JSON_CODEC,
-                pool_size=5,
-                max_overflow=5,
-                isolation_level="AUTOCOMMIT",
+                self.url, **JSON_CODEC, **_READS_POOL, isolation_level="AUTOCOMMIT"
             )
         )
         if self.is_sqlite:
@@ -130,7 +132,7 @@ class Database:
         self.reader = _direct_engine(self.url, reader=True)
         # PostgreSQL's hot statements (:meth:`statement`): one connection, held, no ping.
         self._statements: AsyncEngine | None = (
-            None if self.is_sqlite else create_async_engine(self.url, pool_size=1, max_overflow=1)
+            None if self.is_sqlite else create_async_engine(self.url, **_STATEMENTS_POOL)
         )
         self._held: tuple[AsyncConnection, PoolProxiedConnection] | None = None
         self._statement_turn = asyncio.Lock()
@@ -226,10 +228,11 @@ class Database:
                     if isinstance(failed, _CONNECTION_GONE):
                         await self._drop_held()
                     raise StorageError(f"{type(failed).__name__}: {failed}") from failed
-                except BaseException as failed:  # the connection's state is unknown
+                except Exception as failed:  # the connection's state is unknown
                     await self._drop_held()
-                    if isinstance(failed, Exception):
-                        raise StorageError(f"{type(failed).__name__}: {failed}") from failed
+                    raise StorageError(f"{type(failed).__name__}: {failed}") from failed
+                except BaseException:  # cancelled mid-statement: the same
+                    await self._drop_held()
                     raise
                 return rows
 

@@ -18,6 +18,7 @@ import httpx
 import pytest
 from sqlalchemy import text
 
+from bidak.match import ForfeitMatch
 from bidak.server.accounts.tokens import Signer
 from bidak.server.shared.clocks import ManualClock
 from bidak.server.training import queries as training_queries
@@ -350,3 +351,42 @@ async def test_a_guests_training_and_puzzle_rating_follow_it_into_the_account(si
         assert after["puzzle"] is None, "its own position now"
         again = await phone.post(url, json={"type": "cube", "choice": "take"})
         assert again.json()["repeated"] is True, "the guest's answer is the account's"
+
+
+async def test_a_guests_tournament_place_and_trophy_are_the_accounts(site: Site) -> None:
+    """A guest wins an arena, then signs in to its account: the account's profile shows the
+    arena's first place and its trophy (the arena's standings keep the guest's name)."""
+    running, clock, sink = site
+    async with browser(running) as phone, browser(running) as laptop, browser(running) as other:
+        owner = (await me(phone))["id"]
+        await phone.post("/api/auth/email", json={"token": await link_email(phone, sink, "t@x.io")})
+        guest, loser = (await me(laptop))["id"], (await me(other))["id"]
+        service = running.services.tournaments
+        tid = await service.create_arena("Guests' arena", clock.now(), 30, 1, 90)
+        assert tid is not None
+        for http in (laptop, other):
+            joined = await http.post(f"/api/tournaments/{tid}/join")
+            assert joined.status_code == 200, joined.text
+        await service.tick()
+        room = (await laptop.get(f"/api/tournaments/{tid}")).json()["next_match"]["room"]
+        await running.services.rooms.submit(room, loser, ForfeitMatch, None)
+        await clock.advance(31 * 60)
+        await service.tick()
+        assert (await laptop.get(f"/api/tournaments/{tid}")).json()["winner"] == guest
+
+        def places(profile: dict[str, Any]) -> list[tuple[str, int, int]]:
+            return [(t["kind"], t["place"], t["players"]) for t in profile["tournaments"]]
+
+        before = (await phone.get(f"/api/players/{owner}")).json()
+        assert places(before) == [] and before["trophies"] == []
+
+        await laptop.post("/api/auth/email-login", json={"email": "t@x.io", "lang": "en"})
+        link = token_of(link_in(await sink.wait_for("t@x.io", 2)))
+        signed = (await laptop.post("/api/auth/email", json={"token": link})).json()
+        assert signed["signed_in"] == owner and signed["merged"] == 1
+
+        after = (await other.get(f"/api/players/{owner}")).json()
+        assert places(after) == [("arena", 1, 2)]
+        assert after["trophies"] == [{"kind": "arena", "place": 1, "count": 1}]
+        loser_profile = (await other.get(f"/api/players/{loser}")).json()
+        assert places(loser_profile) == [("arena", 2, 2)]

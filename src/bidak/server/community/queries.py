@@ -165,8 +165,13 @@ def tournament_results(
     all of them). An arena's place is the standings' rank (score, then wins; equal ones share
     it), counted among those who played; a knockout's comes from its bracket
     (:func:`bidak.tournament.places`). An arena the player joined but never played in is no
-    result."""
+    result. The places of guests merged into the player's account at a sign-in are the
+    player's too (the tournament keeps the guest's name in its standings and bracket); where
+    both played one tournament, the better place counts."""
     me = _ENTRANTS.alias("me")
+    themselves = select(_PLAYERS.c.id).where(
+        or_(_PLAYERS.c.id == player_id, _PLAYERS.c.merged_into == player_id)
+    )
     other = _ENTRANTS.alias("other")
     better = (
         select(func.count())
@@ -195,19 +200,20 @@ def tournament_results(
             _TOURNAMENTS.c.private,
             _TOURNAMENTS.c.starts_at,
             _TOURNAMENTS.c.bracket,
+            me.c.player_id,
             better.label("better"),
             field.label("field"),
         )
         .select_from(me.join(_TOURNAMENTS, _TOURNAMENTS.c.id == me.c.tournament_id))
         .where(
-            me.c.player_id == player_id,
+            me.c.player_id.in_(themselves),
             _TOURNAMENTS.c.status == "finished",
             or_(_TOURNAMENTS.c.kind != "arena", me.c.played > 0),
         )
         .order_by(_TOURNAMENTS.c.starts_at.desc(), _TOURNAMENTS.c.id)
         .limit(500)
     ).all()
-    lines: list[TournamentLine] = []
+    best: dict[str, TournamentLine] = {}  # by tournament, in the rows' order
     for row in rows:
         if row.kind == "arena":
             place, players = int(row.better) + 1, int(row.field)
@@ -215,12 +221,13 @@ def tournament_results(
             if row.bracket is None:
                 continue
             bracket = from_json(row.bracket)
-            found = places(bracket).get(player_id)
+            found = places(bracket).get(row.player_id)
             if found is None:
                 continue
             place, players = found, len(bracket.seeds)
-        lines.append(
-            TournamentLine(
+        kept = best.get(row.id)
+        if kept is None or place < kept.place:
+            line = TournamentLine(
                 None if row.private else row.id,
                 row.name,
                 row.kind,
@@ -228,7 +235,8 @@ def tournament_results(
                 players,
                 float(row.starts_at),
             )
-        )
+            best[row.id] = line
+    lines = list(best.values())
     trophies: dict[tuple[str, int], int] = {}
     for line in lines:
         if line.place <= TROPHY_PLACES:

@@ -42,8 +42,9 @@ class PlayerRow(Base):
     """Normalised (:func:`bidak.server.mail.addresses.normalise`); set once confirmed."""
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
     """When the account was deleted (its name is then "deleted player")."""
-    merged_into: Mapped[str | None] = mapped_column(String(32), default=None)
-    """The account a retired guest's finished matches moved to at a sign-in."""
+    merged_into: Mapped[str | None] = mapped_column(String(32), default=None, index=True)
+    """The account a retired guest's finished matches moved to at a sign-in (its tournament
+    places are read through this: :func:`bidak.server.community.queries.tournament_results`)."""
     coins: Mapped[int] = mapped_column(Integer, default=0)
     """The balance: a cache of the sum of the player's ledger entries, changed only in the
     transaction that appends the entry explaining it (:mod:`bidak.server.wallet.queries`)."""

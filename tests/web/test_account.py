@@ -236,3 +236,29 @@ def test_a_guest_sees_the_log_note_the_limit_and_deletes_itself(server: Any, pag
     page.wait_for_selector("#guest-warning")
     again = page.evaluate("fetch('/api/me').then((r) => r.json())")
     assert again["id"] != guest["id"]
+
+
+def test_the_account_page_keeps_what_is_typed_when_the_moderators_list_arrives(
+    server: Any, pages: Any
+) -> None:
+    """The list of what moderators did arrives after the page is drawn: it fills its own card
+    and leaves the sign-in field as it is (the same field, its text, the focus), so a phone's
+    keyboard stays open and a tap in progress is not lost."""
+    running = server()
+    page = pages.new(running.base, PHONE)
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        held.append(route)  # answered only when the test lets it
+
+    page.route("**/api/me/actions", hold)
+    page.goto("/#/account")
+    page.wait_for_selector("#sessions .session-item.current")
+    page.wait_for_function("() => document.querySelector('#account-audit .spinner')")
+    page.fill("#signin-input", "half@typed")
+    page.evaluate("document.querySelector('#signin-input').dataset.mark = 'typed here'")
+    assert held, "the list was asked for"
+    held[0].continue_()
+    page.wait_for_function("() => !document.querySelector('#account-audit .spinner')")
+    assert page.evaluate("document.activeElement.dataset.mark") == "typed here"
+    assert page.input_value("#signin-input") == "half@typed"

@@ -231,6 +231,17 @@ export function mountAccount(root, { navigate, me, session = Promise.resolve() }
     }
   }
 
+  /**
+   * The moderators' list, drawn in its own card when it arrives: a whole redraw then took the
+   * focus (a phone's keyboard closes) and could swallow a tap in progress on another card.
+   * @param {AuditEntry[]} found
+   */
+  function showAudit(found) {
+    audit = found;
+    const old = !gone && root.querySelector("#account-audit");
+    if (old) old.replaceWith(auditCard());
+  }
+
   function loadSessions() {
     accountApi
       .sessions()
@@ -266,16 +277,7 @@ export function mountAccount(root, { navigate, me, session = Promise.resolve() }
     }
     refresh();
     loadSessions();
-    api.myActions().then(
-      (found) => {
-        audit = found;
-        refresh();
-      },
-      () => {
-        audit = [];
-        refresh();
-      },
-    );
+    api.myActions().then(showAudit, () => showAudit([]));
   });
   const off = onLanguage(refresh);
   return () => {

@@ -117,6 +117,18 @@ def test_a_knockout_of_ones_own_shows_its_link_then_its_bracket(server: Any, pag
     assert [slot.get_attribute("data-how") for slot in first].count("bye") == 3
     assert untranslated(carol) == []
     keep(carol, "tournament-bracket-phone")
+
+    # Scrolled sideways to the later rounds on a phone, the bracket stays there while the page
+    # asks again for the tournament (every 5 s: it redrew the bracket at its first round).
+    bracket = "document.querySelector('.bracket')"
+    carol.evaluate(f"{bracket}.scrollLeft = 10000; {bracket}.dataset.mark = 'scrolled'")
+    scrolled = carol.evaluate(f"{bracket}.scrollLeft")
+    assert scrolled > 0, "the bracket is wider than a phone"
+    for _ in range(2):  # the first answer has been taken in by the time the second comes
+        with carol.expect_response(lambda answer: answer.url.endswith(tid), timeout=15_000):
+            pass
+    assert carol.evaluate(f"{bracket}.dataset.mark") == "scrolled"
+    assert carol.evaluate(f"{bracket}.scrollLeft") == scrolled
     wide = pages.new(running.base, DESKTOP)
     wide.goto(f"/#/t/{tid}")
     wide.wait_for_selector("#tour-bracket .slot")

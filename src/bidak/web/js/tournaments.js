@@ -139,6 +139,9 @@ export function mountTournament(root, id, { navigate }) {
   /** @type {WebSocket | null} */
   let socket = null;
 
+  /** What the page shows now, as text: a poll that brings nothing new draws nothing. */
+  let shown = "";
+
   async function load() {
     try {
       view = await api.tournament(id);
@@ -147,7 +150,13 @@ export function mountTournament(root, id, { navigate }) {
     } catch (error) {
       missing = error instanceof ApiError && error.status === 404;
     }
-    if (!gone) draw();
+    // Redrawing on every poll put a bracket scrolled sideways back at its first round every
+    // few seconds on a phone, and could swallow a tap whose press and release then landed on
+    // two different buttons.
+    const now = missing ? "missing" : JSON.stringify({ ...view, now: 0 });
+    if (gone || now === shown) return;
+    shown = now;
+    draw();
   }
 
   /** @param {() => Promise<unknown>} work */
@@ -382,6 +391,7 @@ export function mountTournament(root, id, { navigate }) {
     }
     if (!view) return;
     const v = view;
+    const scrolled = root.querySelector(".bracket")?.scrollLeft ?? 0;
     clear(root).append(
       h(
         "div",
@@ -392,6 +402,8 @@ export function mountTournament(root, id, { navigate }) {
         button("nav.lobby", () => navigate("/"), { class: "btn ghost small" }),
       ),
     );
+    const bracketNow = root.querySelector(".bracket");
+    if (bracketNow) bracketNow.scrollLeft = scrolled; // where the player had scrolled it
   }
 
   function tick() {

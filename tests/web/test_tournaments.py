@@ -41,6 +41,15 @@ def test_joining_an_arena_from_the_lobby_then_being_paired(server: Any, pages: A
         page.wait_for_selector(f'#tour-list [data-tournament="{tid}"]')
     card = alice.inner_text("#tournaments-card")
     assert "Arena 30" in card and "Starts in 12:3" in card  # 754 s, counting down
+    # The countdown moves on without the item being drawn again (a tap on it is never lost).
+    item = f'#tour-list [data-tournament="{tid}"]'
+    alice.evaluate(f"document.querySelector('{item}').dataset.mark = 'tapped'")
+    shown = alice.inner_text(f"{item} .tour-clock")
+    alice.wait_for_function(
+        "([item, shown]) => document.querySelector(item + ' .tour-clock').textContent !== shown",
+        arg=[item, shown],
+    )
+    assert alice.evaluate(f"document.querySelector('{item}').dataset.mark") == "tapped"
     assert untranslated(alice) == []
     alice.locator("#tournaments-card").scroll_into_view_if_needed()
     keep(alice, "tournament-lobby-card-phone")

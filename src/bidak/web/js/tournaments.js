@@ -42,7 +42,7 @@ export function tournamentsCard({ navigate, session }) {
   let items = null;
   const list = h("div", { class: "tour-list", id: "tour-list" });
   const el = h("section", { class: "card", id: "tournaments-card" });
-  /** The card's own text, again in each language (the list is drawn every second). */
+  /** The card's own text, again in each language. */
   function fill() {
     clear(el).append(
       h(
@@ -110,9 +110,20 @@ export function tournamentsCard({ navigate, session }) {
       },
       () => {},
     );
+  /** Each second, the countdowns' text only: the list was drawn again every second, and a tap
+   * on a tournament whose press and release straddled that was lost. */
+  function tick() {
+    const now = serverNow();
+    for (const item of items || []) {
+      const clock = clockOf(item, now);
+      const node = list.querySelector(`[data-tournament="${item.id}"] .tour-clock`);
+      if (clock && node) node.textContent = t(clock.key, { time: countdown(clock.seconds) });
+    }
+  }
+
   fill();
   session.then(load);
-  const ticker = setInterval(draw, 1000);
+  const ticker = setInterval(tick, 1000);
   const poller = setInterval(load, POLL_MS * 6);
   const off = onLanguage(fill);
   return {

@@ -8,7 +8,7 @@ sessions, which every capability reads, are :mod:`bidak.server.accounts.player_q
 from bidak.server.accounts.deps import AccountServices, PlayerDep, current_player
 from bidak.server.accounts.guests import COOKIE, GUEST_TRIES, guest_name
 from bidak.server.accounts.names import NameRefused, clean_name, skeleton, taken
-from bidak.server.accounts.player_queries import Players
+from bidak.server.accounts.player_queries import Players, set_puzzle_rating
 
 __all__ = [
     "COOKIE",
@@ -20,6 +20,7 @@ __all__ = [
     "clean_name",
     "current_player",
     "guest_name",
+    "set_puzzle_rating",
     "skeleton",
     "taken",
 ]

@@ -25,6 +25,7 @@ from bidak.server.accounts.names import NameRefused, skeleton, taken
 from bidak.server.shared.store.db import Database, KeyTaken
 from bidak.server.shared.store.models import ActionRow, PlayerRow, SessionRow
 from bidak.server.shared.store.rows import new_id, token_hash
+from bidak.training.glicko import Rating
 
 _PLAYERS = cast(Table, PlayerRow.__table__)
 _SESSIONS = cast(Table, SessionRow.__table__)
@@ -40,6 +41,20 @@ _SIGNED_IN = (
 _ACTIONS = cast(Table, ActionRow.__table__)
 
 # -- inside a transaction ---------------------------------------------------------------------
+
+
+def set_puzzle_rating(connection: Connection, player_id: str, rating: Rating) -> None:
+    """The player's puzzle rating is ``rating`` from now on (an answer settled it, or a guest
+    merged into the account had the surer one)."""
+    connection.execute(
+        update(_PLAYERS)
+        .where(_PLAYERS.c.id == player_id)
+        .values(
+            puzzle_rating=rating.rating,
+            puzzle_deviation=rating.deviation,
+            puzzle_volatility=rating.volatility,
+        )
+    )
 
 
 def player_row(connection: Connection, player_id: str) -> PlayerRow | None:

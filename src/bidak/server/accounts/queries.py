@@ -23,6 +23,7 @@ from bidak.server.accounts.player_queries import (
     open_session,
     player_row,
     sessions_of,
+    set_puzzle_rating,
 )
 from bidak.server.mail import Purpose
 from bidak.server.shared.store.models import (
@@ -43,6 +44,7 @@ from bidak.server.shared.store.models import (
 )
 from bidak.server.shared.store.rows import token_hash
 from bidak.server.wallet import append_entry, locked_purse, owned
+from bidak.training.glicko import Rating
 
 _PLAYERS = cast(Table, PlayerRow.__table__)
 _LINKS = cast(Table, EmailLinkRow.__table__)
@@ -257,15 +259,8 @@ def _move_training(connection: Connection, guest: Any, into_id: str) -> None:
         select(_PLAYERS.c.puzzle_deviation).where(_PLAYERS.c.id == into_id)
     ).first()
     if account is not None and guest.puzzle_deviation < account.puzzle_deviation:
-        connection.execute(
-            update(_PLAYERS)
-            .where(_PLAYERS.c.id == into_id)
-            .values(
-                puzzle_rating=guest.puzzle_rating,
-                puzzle_deviation=guest.puzzle_deviation,
-                puzzle_volatility=guest.puzzle_volatility,
-            )
-        )
+        surer = Rating(guest.puzzle_rating, guest.puzzle_deviation, guest.puzzle_volatility)
+        set_puzzle_rating(connection, into_id, surer)
 
 
 def _move_coins(

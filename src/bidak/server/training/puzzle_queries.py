@@ -10,6 +10,7 @@ from typing import Any, cast
 from sqlalchemy import Table, func, insert, select, update
 from sqlalchemy.engine import Connection, Row
 
+from bidak.server.accounts import set_puzzle_rating
 from bidak.server.shared.store.models import CardRow, PlayerRow, PuzzleAnswerRow, PuzzleRow
 from bidak.training.glicko import Rating
 from bidak.training.puzzles import PUZZLE_START, gap, is_puzzle, is_right, nearest, settle
@@ -185,15 +186,7 @@ def answer(
     before = Rating(me.puzzle_rating, me.puzzle_deviation, me.puzzle_volatility)
     puzzle_before = Rating(found.rating, found.deviation, found.volatility)
     after, puzzle_after = settle(before, puzzle_before, right)
-    connection.execute(
-        update(_PLAYERS)
-        .where(_PLAYERS.c.id == player_id)
-        .values(
-            puzzle_rating=after.rating,
-            puzzle_deviation=after.deviation,
-            puzzle_volatility=after.volatility,
-        )
-    )
+    set_puzzle_rating(connection, player_id, after)
     connection.execute(
         update(_PUZZLES)
         .where(_PUZZLES.c.id == puzzle_id)

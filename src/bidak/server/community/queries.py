@@ -227,7 +227,7 @@ def tournament_results(
             place, players = found, len(bracket.seeds)
         kept = best.get(row.id)
         if kept is None or place < kept.place:
-            line = TournamentLine(
+            best[row.id] = TournamentLine(
                 None if row.private else row.id,
                 row.name,
                 row.kind,
@@ -235,7 +235,6 @@ def tournament_results(
                 players,
                 float(row.starts_at),
             )
-            best[row.id] = line
     lines = list(best.values())
     trophies: dict[tuple[str, int], int] = {}
     for line in lines:

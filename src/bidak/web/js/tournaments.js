@@ -29,6 +29,12 @@ function clockOf(/** @type {TournamentItem | TournamentView} */ x, /** @type {nu
   return null;
 }
 
+/** A countdown shown in ``node`` moves on: its text only, the node stays (a redraw could swallow
+ * a tap on it). */
+function retell(/** @type {Element | null} */ node, /** @type {{ key: string, seconds: number } | null} */ clock) {
+  if (clock && node) node.textContent = t(clock.key, { time: countdown(clock.seconds) });
+}
+
 /** Seconds to add to Date.now()/1000 to get the server's time. */
 let skew = 0;
 const serverNow = () => Date.now() / 1000 + skew;
@@ -115,9 +121,7 @@ export function tournamentsCard({ navigate, session }) {
   function tick() {
     const now = serverNow();
     for (const item of items || []) {
-      const clock = clockOf(item, now);
-      const node = list.querySelector(`[data-tournament="${item.id}"] .tour-clock`);
-      if (clock && node) node.textContent = t(clock.key, { time: countdown(clock.seconds) });
+      retell(list.querySelector(`[data-tournament="${item.id}"] .tour-clock`), clockOf(item, now));
     }
   }
 
@@ -164,9 +168,9 @@ export function mountTournament(root, id, { navigate }) {
     // Redrawing on every poll put a bracket scrolled sideways back at its first round every
     // few seconds on a phone, and could swallow a tap whose press and release then landed on
     // two different buttons.
-    const now = missing ? "missing" : JSON.stringify({ ...view, now: 0 });
-    if (gone || now === shown) return;
-    shown = now;
+    const text = missing ? "missing" : JSON.stringify({ ...view, now: 0 });
+    if (gone || text === shown) return;
+    shown = text;
     draw();
   }
 
@@ -418,9 +422,7 @@ export function mountTournament(root, id, { navigate }) {
   }
 
   function tick() {
-    const clock = view && clockOf(view, serverNow());
-    const node = root.querySelector("#tour-countdown span");
-    if (clock && node) node.textContent = t(clock.key, { time: countdown(clock.seconds) });
+    retell(root.querySelector("#tour-countdown span"), view && clockOf(view, serverNow()));
   }
 
   load();

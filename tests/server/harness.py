@@ -104,8 +104,12 @@ class Client:
     def __init__(self, running: Running) -> None:
         self.running = running
         # A browser names the page a change comes from; the server takes changes only from its
-        # own pages (bidak.server.shared.security).
-        self.http = httpx.AsyncClient(base_url=running.base, headers={"Origin": running.base})
+        # own pages (bidak.server.shared.security). It waits for an answer as long as for a
+        # message (WAIT), not httpx's 5 s: a review is seconds of CPU (1.5 s of a quiet core at
+        # 1ply), and a CI run on a slower machine with three workers on two cores took over 5 s.
+        self.http = httpx.AsyncClient(
+            base_url=running.base, headers={"Origin": running.base}, timeout=WAIT
+        )
         self.ws: Any = None
         self.table: dict[str, Any] | None = None
         self.version = 0

@@ -83,7 +83,7 @@ async def test_three_strikes_the_third_timeout_loses_the_match(tmp_path: Path) -
                 await running.services.rooms.settle()
                 if any(e["type"] == "match_won" for e in _events(alice)):
                     break
-                await alice.until(lambda m: m["type"] == "events", timeout=5)
+                await alice.until(lambda m: m["type"] == "events")
             events = _events(alice)
             strikes = [e for e in events if e["type"] == "timed_out"]
             forfeits = [e for e in events if e["type"] == "match_forfeited"]
@@ -126,7 +126,7 @@ async def _expire(running: Any, client: Client, clock: ManualClock) -> None:
     before = len(client.messages)
     await clock.advance(31)
     await running.services.rooms.settle()
-    await client.until(lambda m: m["type"] == "events", timeout=5)
+    await client.until(lambda m: m["type"] == "events")
     while len(client.messages) == before:  # pragma: no cover - until() above received one
         await client.receive()
 

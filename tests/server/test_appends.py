@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Sequence
+import threading
+from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import text
@@ -293,3 +295,63 @@ async def test_closing_cancels_writers_still_waiting() -> None:
     await batcher.close()
     results = await asyncio.gather(*waiting, return_exceptions=True)
     assert all(isinstance(result, asyncio.CancelledError) for result in results)
+
+
+async def test_stopping_while_an_appends_commit_waits_for_the_commit_thread_ends_and_stores_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server's stop cancels the append batch's task. When that batch's commit is still
+    queued for the commit thread, it never runs: the append is not stored, its writer hears
+    it was cancelled, and the stop ends. (It once did not: the commit's future raised the
+    thread pool's own CancelledError, an ordinary Exception, which the batch took for a failed
+    write and went on waiting for the next one; the server's stop waited for it for ever.)"""
+    async with opened(f"sqlite:///{tmp_path / 'stop.sqlite3'}") as store:
+        match_id = await _new_match(store)
+        committer = store.db._committer
+        busy = threading.Event()
+        committer.submit(busy.wait)  # the commit thread is busy with something else
+        queued = asyncio.Event()
+        submit = committer.submit
+
+        def queue(work: Callable[..., Any], /, *args: Any) -> Any:
+            queued.set()
+            return submit(work, *args)
+
+        monkeypatch.setattr(committer, "submit", queue)
+        append = asyncio.create_task(store.append(_change(match_id, START, 1)))
+        await queued.wait()  # its commit waits behind the busy thread
+        closing = asyncio.create_task(store.close())  # what the server's stop does
+        ended, _ = await asyncio.wait({closing}, timeout=10)
+        busy.set()
+        assert closing in ended, "the stop still waits for the append batch after 10 s"
+        with pytest.raises(asyncio.CancelledError):
+            await append
+        row = await store.match(match_id)
+        assert row is not None and row.version == START
+
+
+async def test_a_close_that_is_itself_cancelled_stays_cancelled() -> None:
+    """Whoever closes a batcher and is cancelled meanwhile (a stop given up after its
+    timeout) hears of it, and the writers still waiting are told all the same."""
+    writing, finishing = asyncio.Event(), asyncio.Event()
+
+    async def write(items: Sequence[str]) -> list[WriteResult]:
+        writing.set()
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            await finishing.wait()  # as a commit that had started is waited for
+            raise
+        return [None for _ in items]
+
+    batcher: Batcher[str] = Batcher(write)
+    writer = asyncio.create_task(batcher.submit("a"))
+    await writing.wait()
+    closing = asyncio.create_task(batcher.close())
+    await asyncio.sleep(0)  # the close is now waiting for the batch
+    closing.cancel()
+    finishing.set()
+    with pytest.raises(asyncio.CancelledError):
+        await closing
+    with pytest.raises(asyncio.CancelledError):
+        await writer

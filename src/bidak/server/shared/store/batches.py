@@ -9,7 +9,6 @@ waits for its commit, but a commit serves everyone who was waiting for one. Why:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Generic, TypeVar
 
@@ -75,13 +74,22 @@ class Batcher(Generic[Item]):
         late to stop; either way the store stays consistent)."""
         task, self._task = self._task, None
         waiting = list(self._writing)
+        given_up = False
         if task is not None:
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
+            try:
                 await task
+            except asyncio.CancelledError:
+                # The writing task's end, expected; but if whoever is closing was cancelled
+                # meanwhile (a stop given up after a timeout), that is theirs to hear, once
+                # the writers still waiting have been told.
+                current = asyncio.current_task()
+                given_up = current is not None and current.cancelling() > 0
         queue, self._queue = self._queue, None
         while queue is not None and not queue.empty():
             waiting.append(queue.get_nowait())
         for _, done in waiting:
             if not done.done():
                 done.cancel()
+        if given_up:
+            raise asyncio.CancelledError

@@ -9,6 +9,7 @@ import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import wait as wait_for_threads
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -196,7 +197,14 @@ class Database:
         try:
             await asyncio.wrap_future(done)
         except asyncio.CancelledError:
-            done.result()  # the connection must not be handed back mid-commit
+            # The connection must not be handed back mid-commit: a commit that started is
+            # waited for, whatever its outcome; one still queued is withdrawn and never runs.
+            # Either way the caller stays cancelled: ``done.result()`` would raise the thread
+            # pool's own CancelledError there, an ordinary Exception that callers took for a
+            # failed write, and the cancellation was lost (a server's stop then waited for the
+            # append batch for ever).
+            if not done.cancel():
+                wait_for_threads([done])
             raise
 
     async def statement(self, sql: str, *args: object) -> list[Any]:

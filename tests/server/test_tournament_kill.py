@@ -206,6 +206,10 @@ async def test_killing_the_process_that_runs_the_tournaments_loses_and_doubles_n
         arena = "KILLARENA" + secrets.token_hex(4)
         await db.write(partial(insert_rows, rows=[arena_row(arena, time.time() + 3600)]))
         cup = players[8:]
+        # A knockout is made by an account that lasts (a linked address).
+        await write(
+            update(PlayerRow).where(PlayerRow.id == cup[0].id).values(email="cup@example.test")
+        )
         knockout = (
             await cup[0].request(
                 "POST",

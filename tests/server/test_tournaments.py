@@ -152,6 +152,7 @@ async def test_a_knockout_by_invite_is_seeded_checked_in_and_played_out(settings
             for i, pid in enumerate(ids):
                 change = update(PlayerRow).where(PlayerRow.id == pid).values(rating=1900 - 100 * i)
                 await running.services.db.write(partial(Connection.execute, statement=change))
+            await link_addresses(running, ids[4])  # a knockout needs an account that lasts
             created = await clients[4].http.post(
                 "/api/tournaments",
                 json={
@@ -282,6 +283,7 @@ async def test_the_site_schedule_makes_each_arena_once_and_a_thin_knockout_is_ca
         assert listed["tournaments"][0]["starts_at"] == clock.now() + 3600
         assert listed["tournaments"][0]["kind"] == "arena"
 
+        await link_addresses(running, (await alone.http.get("/api/me")).json()["id"])
         made = await alone.http.post(
             "/api/tournaments", json={"max_players": 4, "starts_in_minutes": 1}
         )

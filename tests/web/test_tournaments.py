@@ -18,6 +18,7 @@ from bidak.server.shared.store.models import EntrantRow, TournamentRow
 from bidak.server.shared.store.rows import insert_rows
 from bidak.tournament import advance, new_bracket
 from bidak.tournament.knockout import to_json
+from tests.server.harness import link_addresses
 from tests.web.conftest import DESKTOP, PHONE, screenshot
 from tests.web.helpers import set_language, untranslated
 from tests.web.layout import layout_problems
@@ -104,6 +105,9 @@ def test_a_knockout_of_ones_own_shows_its_link_then_its_bracket(server: Any, pag
     carol = pages.new(running.base, PHONE)
     carol.goto("/")
     carol.wait_for_selector("#tour-create")
+    # A knockout is made by an account that lasts: Carol has linked her address.
+    me = carol.evaluate("fetch('/api/me').then((r) => r.json())")
+    running.call(lambda: link_addresses(running, me["id"]))
     carol.click("#tour-create")
     carol.wait_for_selector("#tour-copy")
     tid = carol.url.split("#/t/")[1]

@@ -653,7 +653,16 @@ export interface FairSignal {
 
 /** A case of the moderators' queue (GET /api/mod/queue). */
 export interface ModCase {
-  player: { id: string; name: string; rating: number; moderator: boolean; muted: boolean; banned: boolean };
+  player: {
+    id: string;
+    name: string;
+    rating: number;
+    moderator: boolean;
+    muted: boolean;
+    banned: boolean;
+    banned_play: boolean;
+    held: boolean;
+  };
   signal: FairSignal;
   open_reports: number;
   reasons: ReportReason[];

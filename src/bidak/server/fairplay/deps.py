@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Protocol
 
-from fastapi import Depends, HTTPException, Request
+from fastapi import Depends, Request
 
 from bidak.server.accounts import PlayerDep
 from bidak.server.fairplay.service import FairPlay
 from bidak.server.shared.deps import SharedServices
+from bidak.server.shared.doors import Door, admit
 from bidak.server.shared.store.models import PlayerRow
 
 
@@ -27,8 +28,7 @@ FairPlayDep = Annotated[FairPlayServices, Depends(services_of)]
 
 async def moderator(player: PlayerDep) -> PlayerRow:
     """The visitor, if a moderator; anyone else is refused with 403 before the route runs."""
-    if not player.moderator:
-        raise HTTPException(403, {"code": "not_moderator", "message": "Only moderators may"})
+    admit(player, Door.MODERATE)
     return player
 
 

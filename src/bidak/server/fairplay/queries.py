@@ -1,26 +1,21 @@
-"""Fair play's transactions: reports, moderators, moderators' actions with their audit entries,
-the rating refund of a ban, and the figures of reviewed rated matches.
+"""Fair play's transactions: reports, and the figures of reviewed rated matches (moderators'
+actions and their audit entries are in :mod:`.action_queries`).
 
 Each function takes a connection inside the caller's
-:meth:`~bidak.server.shared.store.db.Database.write` (or ``read``) transaction. An action locks
-the player's row (``FOR UPDATE`` on PostgreSQL; SQLite has one writer at a time) and checks,
-under the lock, that it changes something, so two moderators pressing the same button at once
-change the player once. A ban's refund is keyed by the match (``refunds.match_id``): a rating
-loss is given back at most once, whatever the retries, lifts and bans again; on a race the
-loser's whole transaction raises ``IntegrityError`` and is rolled back.
+:meth:`~bidak.server.shared.store.db.Database.write` (or ``read``) transaction. A second open
+report by one reporter on one match raises ``IntegrityError`` (the open key).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, insert, select, update
+from sqlalchemy import Table, insert, select
 from sqlalchemy.engine import Connection
 
 from bidak.fairplay import WINDOW, MatchFigures
-from bidak.server.accounts import skeleton
 from bidak.server.shared.store.models import (
     ActionRow,
     EventRow,
@@ -43,34 +38,6 @@ _MATCHES = cast(Table, MatchRow.__table__)
 _ROOMS = cast(Table, RoomRow.__table__)
 _EVENTS = cast(Table, EventRow.__table__)
 
-REFUND_DAYS = 30
-"""A ban gives back the rating its player took from opponents in this many days before it."""
-
-
-class NoSuchPlayer(Exception):
-    """There is no player with that id."""
-
-
-class NothingToChange(Exception):
-    """The action would change nothing (already muted, not banned, ...): nothing is stored."""
-
-
-class NameInUse(Exception):
-    """A rename to a name another player wears (the same skeleton): nothing is stored."""
-
-
-@dataclass(frozen=True)
-class Action:
-    """An audit entry (:class:`~bidak.server.shared.store.models.ActionRow`)."""
-
-    id: int
-    player_id: str
-    by_id: str | None
-    kind: str
-    note: str
-    detail: str | None
-    at: datetime
-
 
 @dataclass(frozen=True)
 class Report:
@@ -85,18 +52,6 @@ class Report:
 
 
 @dataclass(frozen=True)
-class Standing:
-    """What moderators' actions set on a player's row."""
-
-    id: str
-    name: str
-    rating: float
-    moderator: bool
-    talk_muted: bool
-    rated_ban: bool
-
-
-@dataclass(frozen=True)
 class Figures:
     """One reviewed rated match of a player, newest first in a history."""
 
@@ -104,69 +59,6 @@ class Figures:
     figures: MatchFigures
     left: bool
     at: datetime
-
-
-# -- players ----------------------------------------------------------------------------------
-
-
-def _standing(connection: Connection, player_id: str, lock: bool = False) -> Standing:
-    query = select(
-        _PLAYERS.c.id,
-        _PLAYERS.c.name,
-        _PLAYERS.c.rating,
-        _PLAYERS.c.moderator,
-        _PLAYERS.c.talk_muted,
-        _PLAYERS.c.rated_ban,
-    ).where(_PLAYERS.c.id == player_id)
-    row = connection.execute(query.with_for_update() if lock else query).first()
-    if row is None:
-        raise NoSuchPlayer(player_id)
-    return Standing(
-        row.id,
-        row.name,
-        row.rating,
-        bool(row.moderator),
-        bool(row.talk_muted),
-        bool(row.rated_ban),
-    )
-
-
-def standing(connection: Connection, player_id: str) -> Standing:
-    """The player's name, rating and what moderators set; :class:`NoSuchPlayer` if none."""
-    return _standing(connection, player_id)
-
-
-def _audit(
-    connection: Connection,
-    player_id: str,
-    by_id: str | None,
-    kind: str,
-    note: str,
-    at: datetime,
-    detail: str | None = None,
-) -> Action:
-    action_id = connection.execute(
-        insert(_ACTIONS)
-        .values(player_id=player_id, by_id=by_id, kind=kind, note=note, detail=detail, at=at)
-        .returning(_ACTIONS.c.id)
-    ).scalar_one()
-    return Action(action_id, player_id, by_id, kind, note, detail, at)
-
-
-def _set(connection: Connection, player_id: str, **values: object) -> None:
-    connection.execute(update(_PLAYERS).where(_PLAYERS.c.id == player_id).values(**values))
-
-
-def set_moderator(
-    connection: Connection, player_id: str, moderator: bool, note: str, at: datetime
-) -> Action:
-    """Grant (or revoke) the moderator role, by the operator (``by_id`` None) with an audit
-    entry; :class:`NothingToChange` if the player already is (or is not) a moderator."""
-    player = _standing(connection, player_id, lock=True)
-    if player.moderator == moderator:
-        raise NothingToChange("already a moderator" if moderator else "not a moderator")
-    _set(connection, player_id, moderator=moderator)
-    return _audit(connection, player_id, None, "grant" if moderator else "revoke", note, at)
 
 
 # -- reports ----------------------------------------------------------------------------------
@@ -260,113 +152,6 @@ def open_reports(connection: Connection) -> list[Report]:
         .order_by(_REPORTS.c.at.desc(), _REPORTS.c.id.desc())
     ).all()
     return [_report(row) for row in rows]
-
-
-def _close_reports(connection: Connection, player_id: str, by_id: str, at: datetime) -> None:
-    connection.execute(
-        update(_REPORTS)
-        .where(_REPORTS.c.reported_id == player_id, _REPORTS.c.open_key.is_not(None))
-        .values(open_key=None, closed_at=at, closed_by=by_id)
-    )
-
-
-# -- moderators' actions ----------------------------------------------------------------------
-
-
-def act(
-    connection: Connection,
-    player_id: str,
-    by_id: str,
-    kind: str,
-    note: str,
-    at: datetime,
-    new_name: str | None = None,
-) -> Action:
-    """A moderator's action on a player, with its audit entry; closes the open reports about
-    the player. ``kind`` is ``warn``, ``dismiss``, ``rename`` (to ``new_name``; the old name is
-    refused to the player from then on), ``mute``, ``unmute``, ``ban`` (with the refund) or
-    ``unban``. :class:`NothingToChange` when it would change nothing (nothing is stored)."""
-    player = _standing(connection, player_id, lock=True)
-    detail: str | None = None
-    if kind == "rename":
-        if new_name is None or new_name == player.name:
-            raise NothingToChange("the new name is the name")
-        key = skeleton(new_name)
-        holder = connection.execute(
-            select(_PLAYERS.c.id).where(_PLAYERS.c.skeleton == key, _PLAYERS.c.id != player_id)
-        ).first()
-        if holder is not None:
-            raise NameInUse(new_name)
-        _set(connection, player_id, name=new_name, skeleton=key)
-        detail = player.name
-    elif kind in ("mute", "unmute"):
-        if player.talk_muted == (kind == "mute"):
-            raise NothingToChange("already muted" if kind == "mute" else "not muted")
-        _set(connection, player_id, talk_muted=kind == "mute")
-    elif kind in ("ban", "unban"):
-        if player.rated_ban == (kind == "ban"):
-            raise NothingToChange("already banned" if kind == "ban" else "not banned")
-        _set(connection, player_id, rated_ban=kind == "ban")
-    elif kind not in ("warn", "dismiss"):
-        raise ValueError(f"no such action: {kind}")
-    action = _audit(connection, player_id, by_id, kind, note, at, detail)
-    if kind == "ban":
-        given = refund(connection, player_id, action.id, at)
-        if given:
-            text = f"{len(given)} refund(s), {sum(given.values()):.2f} rating points"
-            connection.execute(
-                update(_ACTIONS).where(_ACTIONS.c.id == action.id).values(detail=text)
-            )
-            action = Action(action.id, player_id, by_id, kind, note, text, at)
-    _close_reports(connection, player_id, by_id, at)
-    return action
-
-
-def refund(
-    connection: Connection, banned_id: str, action_id: int, at: datetime
-) -> dict[str, float]:
-    """Give back to each opponent what they lost to ``banned_id`` in rated matches of the last
-    :data:`REFUND_DAYS` days, once per match: a match refunded before (the ``refunds`` key) is
-    skipped. Returns the points given back per match. The opponents' rows are locked in one
-    order, so two bans at once never deadlock."""
-    since = at - timedelta(days=REFUND_DAYS)
-    done = select(_REFUNDS.c.match_id)
-    rows = connection.execute(
-        select(_RATED.c.match_id, _RATED.c.loser_id, _RATED.c.loser_change)
-        .where(
-            _RATED.c.winner_id == banned_id,
-            _RATED.c.at >= since,
-            _RATED.c.match_id.not_in(done),
-        )
-        .order_by(_RATED.c.loser_id, _RATED.c.match_id)
-    ).all()
-    given: dict[str, float] = {}
-    for row in rows:
-        amount = -row.loser_change
-        if amount <= 0:
-            continue
-        connection.execute(
-            insert(_REFUNDS).values(
-                match_id=row.match_id, player_id=row.loser_id, amount=amount, action_id=action_id
-            )
-        )
-        rating = connection.execute(
-            select(_PLAYERS.c.rating).where(_PLAYERS.c.id == row.loser_id).with_for_update()
-        ).scalar_one()
-        _set(connection, row.loser_id, rating=rating + amount)
-        given[row.match_id] = amount
-    return given
-
-
-def actions_on(connection: Connection, player_id: str, limit: int = 100) -> list[Action]:
-    """The audit entries about a player, newest first."""
-    rows = connection.execute(
-        select(_ACTIONS)
-        .where(_ACTIONS.c.player_id == player_id)
-        .order_by(_ACTIONS.c.at.desc(), _ACTIONS.c.id.desc())
-        .limit(limit)
-    ).all()
-    return [Action(**row._mapping) for row in rows]
 
 
 def names_of(connection: Connection, ids: list[str]) -> dict[str, str]:

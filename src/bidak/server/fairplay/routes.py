@@ -11,14 +11,17 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bidak.fairplay import Signal
 from bidak.server.accounts import GUEST_TRIES, NameRefused, PlayerDep, clean_name, guest_name
+from bidak.server.fairplay.action_queries import Action
 from bidak.server.fairplay.deps import FairPlayDep, ModeratorDep
-from bidak.server.fairplay.queries import Action, Report
+from bidak.server.fairplay.queries import Report
 from bidak.server.fairplay.service import Case, FairPlayError
 
 router = APIRouter(tags=["fair play"])
 
 Reason = Literal["engine", "name", "talk", "leaving"]
-Kind = Literal["warn", "dismiss", "rename", "mute", "unmute", "ban", "unban"]
+Kind = Literal[
+    "warn", "dismiss", "rename", "mute", "unmute", "ban", "unban", "ban_play", "unban_play"
+]
 
 
 class ReportIn(BaseModel):
@@ -70,7 +73,11 @@ class PlayerOut(BaseModel):
     rating: float
     moderator: bool
     muted: bool
-    banned: bool
+    banned: bool = Field(description="banned from rated play")
+    banned_play: bool = Field(False, description="banned from play")
+    held: bool = Field(
+        False, description="carries a merged guest's restrictions until a moderator decides"
+    )
 
 
 class CaseOut(BaseModel):
@@ -118,7 +125,7 @@ class ActionIn(BaseModel):
 
 
 def _refused(error: FairPlayError) -> HTTPException:
-    status = {"not_found": 404, "unchanged": 409, "already_reported": 409}
+    status = {"not_found": 404, "unchanged": 409, "already_reported": 409, "moderator": 403}
     return HTTPException(
         status.get(error.code, 422), {"code": error.code, "message": error.message}
     )
@@ -154,6 +161,8 @@ def _case(case: Case) -> CaseOut:
             moderator=p.moderator,
             muted=p.talk_muted,
             banned=p.rated_ban,
+            banned_play=p.play_ban,
+            held=p.held,
         ),
         signal=_signal(case.signal),
         open_reports=len(case.open_reports),
@@ -264,7 +273,9 @@ async def act(
     player_id: str, body: ActionIn, moderator: ModeratorDep, services: FairPlayDep
 ) -> ActionOut:
     """Moderators only. Warn, dismiss the reports, rename, mute or unmute talk, ban from or let
-    back into rated play; each is an audit entry the player sees. A ban gives back, once, what
+    back into rated play (``ban``, ``unban``) or play (``ban_play``, ``unban_play``); each is an
+    audit entry the player sees. A moderator is acted on by the operator only (403
+    ``moderator``). A ban gives back, once, what
     the player's opponents lost to them in rated matches of the last 30 days. An action that
     would change nothing (a second ban) answers 409 ``unchanged``."""
     name = None

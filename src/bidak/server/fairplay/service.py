@@ -13,8 +13,10 @@ from functools import partial
 from typing import Final
 
 from bidak.fairplay import LEAVER_WAIT, WINDOW, MatchFigures, Signal, judge, leaves_often
+from bidak.server.fairplay import action_queries as actions
 from bidak.server.fairplay import queries
-from bidak.server.fairplay.queries import Action, Figures, Report, Standing
+from bidak.server.fairplay.action_queries import Action, Standing
+from bidak.server.fairplay.queries import Figures, Report
 from bidak.server.shared.clocks import Clock
 from bidak.server.shared.refusal import Refusal
 from bidak.server.shared.store.db import Database, KeyTaken
@@ -24,8 +26,20 @@ log = logging.getLogger("bidak.fairplay")
 REASONS: Final = ("engine", "name", "talk", "leaving")
 """What a player may report an opponent for: engine help, an abusive name, abusive talk,
 leaving."""
-ACTIONS: Final = ("warn", "dismiss", "rename", "mute", "unmute", "ban", "unban")
-"""What a moderator may do; ``unmute`` and ``unban`` lift, ``dismiss`` closes the reports."""
+ACTIONS: Final = (
+    "warn",
+    "dismiss",
+    "rename",
+    "mute",
+    "unmute",
+    "ban",
+    "unban",
+    "ban_play",
+    "unban_play",
+)
+"""What a moderator may do: ``ban`` is from rated play, ``ban_play`` from play
+(``bidak.fairplay.doors``); ``unmute``, ``unban`` and ``unban_play`` lift, ``dismiss`` closes
+the reports."""
 QUEUE_DAYS = 90
 """Players with a reviewed rated match in this many days are judged for the queue."""
 
@@ -66,8 +80,8 @@ class FairPlay:
 
     async def standing(self, player_id: str) -> Standing:
         try:
-            return await self.db.read(partial(queries.standing, player_id=player_id))
-        except queries.NoSuchPlayer:
+            return await self.db.read(partial(actions.standing, player_id=player_id))
+        except actions.NoSuchPlayer:
             raise FairPlayError("not_found", "There is no such player") from None
 
     async def report(
@@ -98,7 +112,7 @@ class FairPlay:
     async def set_moderator(self, player_id: str, moderator: bool, note: str) -> Action:
         """The operator's grant (or revoke) of the moderator role, logged and audited."""
         work = partial(
-            queries.set_moderator,
+            actions.set_moderator,
             player_id=player_id,
             moderator=moderator,
             note=note,
@@ -106,9 +120,9 @@ class FairPlay:
         )
         try:
             action = await self.db.write(work)
-        except queries.NoSuchPlayer:
+        except actions.NoSuchPlayer:
             raise FairPlayError("not_found", "There is no such player") from None
-        except queries.NothingToChange as same:
+        except actions.NothingToChange as same:
             raise FairPlayError("unchanged", f"Nothing to change: {same}") from None
         log.warning("moderator role %s: player %s (%s)", action.kind, player_id, note)
         return action
@@ -126,7 +140,7 @@ class FairPlay:
         if moderator_id == player_id:
             raise FairPlayError("yourself", "A moderator does not act on their own account")
         work = partial(
-            queries.act,
+            actions.act,
             player_id=player_id,
             by_id=moderator_id,
             kind=kind,
@@ -136,18 +150,22 @@ class FairPlay:
         )
         try:
             action = await self.db.write_keyed(work)
-        except queries.NoSuchPlayer:
+        except actions.NoSuchPlayer:
             raise FairPlayError("not_found", "There is no such player") from None
-        except queries.NameInUse:
+        except actions.OnModerator:
+            raise FairPlayError(
+                "moderator", "Moderators do not act on moderators; the operator does (bidak mod)"
+            ) from None
+        except actions.NameInUse:
             raise FairPlayError("name_taken", "Another player has that name") from None
-        except (queries.NothingToChange, KeyTaken) as same:
+        except (actions.NothingToChange, KeyTaken) as same:
             # KeyTaken: a twin ban refunded the same matches first and this one rolled back.
             raise FairPlayError("unchanged", f"Nothing to change: {same}") from None
         log.info("moderator %s: %s on %s (%s)", moderator_id, kind, player_id, note)
         return action
 
     async def actions_on(self, player_id: str) -> list[Action]:
-        return await self.db.read(partial(queries.actions_on, player_id=player_id))
+        return await self.db.read(partial(actions.actions_on, player_id=player_id))
 
     async def names(self, ids: list[str]) -> dict[str, str]:
         return await self.db.read(partial(queries.names_of, ids=ids))
@@ -189,15 +207,17 @@ class FairPlay:
         )
 
     async def queue(self) -> list[Case]:
-        """The cases to look at: every player with an open report, a flagged signal or a habit
-        of leaving; the strongest flags first, then the newest reports."""
+        """The cases to look at: every player with an open report, a flagged signal, a habit
+        of leaving or a merged guest's restrictions held for a decision; the strongest flags
+        first, then the newest reports."""
         since = self._at() - timedelta(days=QUEUE_DAYS)
         reported = {r.reported_id for r in await self.db.read(queries.open_reports)}
         judged = await self.db.read(partial(queries.players_with_figures, since=since))
+        held = set(await self.db.read(actions.held_players))
         cases = []
-        for player_id in sorted(reported | set(judged)):
+        for player_id in sorted(reported | set(judged) | held):
             case = await self.case(player_id)
-            if case.open_reports or case.signal.flagged or case.leaver:
+            if case.open_reports or case.signal.flagged or case.leaver or case.player.held:
                 cases.append(case)
         epoch = datetime.fromtimestamp(0, UTC)
         cases.sort(

@@ -9,14 +9,21 @@ from typing import cast
 from sqlalchemy import Table, bindparam, delete, insert, select, text, update
 from sqlalchemy.engine import Connection
 
+from bidak.fairplay.doors import Standing
 from bidak.match import RuleSet, TimeoutPolicy
 from bidak.pairing import Options, Seeker, pair
-from bidak.server.shared.store.models import MuteRow, QueueRow
+from bidak.server.shared.store.models import MuteRow, PlayerRow, QueueRow
 
 _QUEUE = cast(Table, QueueRow.__table__)
 _MUTES = cast(Table, MuteRow.__table__)
+_PLAYERS = cast(Table, PlayerRow.__table__)
 # Built once: an ``in_`` of a list built per call leaves a reference cycle behind
 # (docs/architecture.md, "Storage").
+_WAITING = (
+    select(_QUEUE, _PLAYERS.c.email, _PLAYERS.c.play_ban, _PLAYERS.c.rated_ban)
+    .join(_PLAYERS, _PLAYERS.c.id == _QUEUE.c.player_id)
+    .order_by(_QUEUE.c.since)
+)
 _TAKE = delete(_QUEUE).where(_QUEUE.c.player_id.in_(bindparam("pair", expanding=True)))
 
 
@@ -128,15 +135,30 @@ def mark_offered(connection: Connection, player_id: str) -> bool:
 
 
 def seekers(connection: Connection) -> list[tuple[Seeker, bool]]:
-    """Everybody waiting (with whom they muted), and whether each was offered a bot."""
+    """Everybody waiting who may be paired (with whom they muted, and whether they expect a
+    rated game or may play unrated ones only), and whether each was offered a bot. A player
+    banned from play is left out: the door check refuses them the queue, and a ban that came
+    while they waited (or a guest's, carried into the account at a sign-in) keeps them out of
+    every pairing (``bidak.fairplay.doors``)."""
     muted: dict[str, set[str]] = {}
     for row in connection.execute(select(_MUTES.c.player_id, _MUTES.c.muted_id)):
         muted.setdefault(row.player_id, set()).add(row.muted_id)
     found = []
-    for row in connection.execute(select(_QUEUE).order_by(_QUEUE.c.since)):
+    for row in connection.execute(_WAITING):
+        standing = Standing(
+            guest=row.email is None, banned=bool(row.play_ban), rated_ban=bool(row.rated_ban)
+        )
+        if standing.banned:
+            continue
         options = Options(row.length, row.move_seconds, row.cube)
         seeker = Seeker(
-            row.player_id, row.rating, options, row.since, frozenset(muted.get(row.player_id, ()))
+            row.player_id,
+            row.rating,
+            options,
+            row.since,
+            frozenset(muted.get(row.player_id, ())),
+            expects_rated=standing.expects_rated,
+            unrated_only=standing.rated_ban,
         )
         found.append((seeker, bool(row.offered)))
     return found

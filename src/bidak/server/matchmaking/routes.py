@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from bidak.pairing import Options
 from bidak.server.accounts import PlayerDep
 from bidak.server.matchmaking.deps import QuickDep
+from bidak.server.shared.doors import Door, admit
 
 router = APIRouter(prefix="/api/quick", tags=["quick match"])
 
@@ -47,6 +48,7 @@ async def _status(player_id: str, services: QuickDep) -> QuickStatus:
 async def join(body: QuickIn, player: PlayerDep, services: QuickDep) -> QuickStatus:
     """Wait for an opponent with these options (nearest rating first); updates come over the
     player's WebSocket (``{"type": "quick", ...}``). Paired at once if someone is waiting."""
+    admit(player, Door.QUICK)
     options = Options(body.length, body.move_seconds, body.cube)
     await services.quick.join(player.id, player.rating, options)
     return await _status(player.id, services)

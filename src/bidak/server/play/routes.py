@@ -19,6 +19,7 @@ from bidak.server.play.rematch import rematch
 from bidak.server.play.room import Room, RoomError, RoomKind, bot_seat_name, is_bot_seat, seat_of
 from bidak.server.play.schemas import RoomInfo, RoomOptions, SeatInfo
 from bidak.server.shared.deps import site_address, too_soon
+from bidak.server.shared.doors import Door, admit
 from bidak.server.shared.store.models import PlayerRow
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
@@ -70,7 +71,13 @@ async def room_info(
     )
 
 
+_FORBIDDEN = frozenset({"banned", "rated_banned", "guest"})
+"""Refusals of the door check (:mod:`bidak.server.shared.doors`): 403, with their code."""
+
+
 def _refused(error: RoomError) -> HTTPException:
+    if error.code in _FORBIDDEN:
+        return HTTPException(403, {"code": error.code, "message": error.message})
     return HTTPException(404 if error.code == "not_found" else 409, error.message)
 
 
@@ -134,8 +141,11 @@ class RematchOut(BaseModel):
 @router.post("/{code}/rematch", response_model=RematchOut)
 async def ask_rematch(code: str, player: PlayerDep, services: PlayDep) -> RematchOut:
     """Offer a rematch after the match, or accept the other player's (within a minute): the
-    same options, the same two players, seats swapped. Against a bot it starts at once."""
+    same options, the same two players, seats swapped. Against a bot it starts at once; a
+    player banned from play has rematches against bots only."""
     try:
+        if (await services.rooms.room(code)).kind is not RoomKind.PRACTICE:
+            admit(player, Door.SEAT)
         found = await rematch(services.rooms, code, player.id)
     except RoomError as error:
         raise _refused(error) from None

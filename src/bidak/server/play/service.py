@@ -44,6 +44,7 @@ from bidak.server.play.views import Views
 from bidak.server.play.wire.notes import EventsNote
 from bidak.server.shared.bus import Bus
 from bidak.server.shared.clocks import Clock
+from bidak.server.shared.doors import Door, refused
 from bidak.server.shared.settings import Settings
 from bidak.server.shared.store.models import PlayerRow, RoomRow
 
@@ -258,6 +259,9 @@ class RoomService:
         """Seat ``player`` in an empty seat of a friend room; their seat, or None to watch."""
         room = await self.room(code)
         if room.kind is RoomKind.FRIEND and room.seat1_id is None and room.seat0_id != player.id:
+            shut = refused(player, Door.SEAT)
+            if shut is not None:
+                raise RoomError(shut.code, shut.message)
             await self.store.take_seat(room.code, 1, player.id)
             room = await self.room(code)
         if room.kind is RoomKind.FRIEND and room.seat1_id is not None and room.match_id is None:

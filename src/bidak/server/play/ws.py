@@ -25,6 +25,7 @@ from typing import Any, cast
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
+from bidak.fairplay.doors import MUTED
 from bidak.match import Player
 from bidak.server.accounts import COOKIE
 from bidak.server.play import lookups
@@ -39,6 +40,7 @@ from bidak.server.play.wire import messages
 from bidak.server.play.wire.messages import EventItem, error, refusal
 from bidak.server.play.wire.notes import EventsNote, talk_note
 from bidak.server.shared.bus import RESYNC, BusLost, Subscription, player_channel
+from bidak.server.shared.doors import Door, refused
 from bidak.server.shared.limiter import MessageAllowance
 from bidak.server.shared.limits import Bucket
 from bidak.server.shared.sockets import SIGNED_OUT, SIGNED_OUT_REASON
@@ -290,8 +292,10 @@ class Connection:
             return
         # Read now, not at the connection's start: a moderator's mute counts at once.
         speaker = await self.services.store.player(self.player.id)
-        if speaker is None or speaker.talk_muted:
-            await self.send(error("muted", "A moderator muted your table talk", self.room))
+        shut = MUTED if speaker is None else refused(speaker, Door.TALK)
+        if shut is not None:
+            # The door of talk has one refusal, a moderator's mute.
+            await self.send(error("muted", shut.message, self.room))
             return
         limits = self.services.limits
         wait = await limits.wait(limits.talk, self.player.id, self.services.clock.now())

@@ -198,12 +198,19 @@ def _take_lease(
     return bool(taken.rowcount)
 
 
+_ENTRANTS = (
+    select(_E, or_(_PLAYERS.c.play_ban, _PLAYERS.c.rated_ban).label("barred"))
+    .join(_PLAYERS, _PLAYERS.c.id == _E.c.player_id)
+    .order_by(_E.c.player_id)
+)
+"""A tournament's entrants, each with whether a ban (from play or from rated play: a
+tournament's matches are rated) keeps them from being paired (``bidak.fairplay.doors``)."""
+
+
 def _entrants(connection: Connection, tournament_id: str) -> dict[str, Any]:
     return {
         row.player_id: row
-        for row in connection.execute(
-            select(_E).where(_E.c.tournament_id == tournament_id).order_by(_E.c.player_id)
-        )
+        for row in connection.execute(_ENTRANTS.where(_E.c.tournament_id == tournament_id))
     }
 
 
@@ -217,7 +224,9 @@ def _arena_entrant(row: Any) -> ArenaEntrant:
         played=row.played,
         last_opponent=row.last_opponent,
         playing=row.room_code is not None,
-        paused=bool(row.paused),
+        # A banned player is never paired: an arena sees them as paused until the ban is
+        # lifted and they join again.
+        paused=bool(row.paused) or bool(row.barred),
     )
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Response
 
 from bidak.server.accounts import PlayerDep
+from bidak.server.shared.doors import Door, admit
 from bidak.server.tournaments.deps import TournamentDep
 from bidak.server.tournaments.queries import TournamentError
 from bidak.server.tournaments.schemas import (
@@ -58,7 +59,9 @@ async def listing(services: TournamentDep) -> TournamentList:
 
 @router.post("", response_model=Created, status_code=201)
 async def create(body: KnockoutIn, player: PlayerDep, services: TournamentDep) -> Created:
-    """A knockout of the player's, reached by its link (``/t/<id>``); the creator is in it."""
+    """A knockout of the player's, reached by its link (``/t/<id>``); the creator is in it.
+    Only for a linked account that may play tournaments."""
+    admit(player, Door.CREATE_TOURNAMENT)
     try:
         made = await services.tournaments.create_knockout(
             player.id,
@@ -87,7 +90,8 @@ async def view(tournament_id: str, player: PlayerDep, services: TournamentDep) -
 @router.post("/{tournament_id}/join", response_model=TournamentView)
 async def join(tournament_id: str, player: PlayerDep, services: TournamentDep) -> TournamentView:
     """Enter (an arena: also come back from a pause). 409 when it is over, full, or a
-    knockout that has started."""
+    knockout that has started; 403 for a player banned from play or from rated play."""
+    admit(player, Door.TOURNAMENT)
     try:
         await services.tournaments.join(tournament_id, player.id, player.rating)
         found = await services.tournaments.view(tournament_id)
@@ -112,6 +116,7 @@ async def pause(
 async def ready(tournament_id: str, player: PlayerDep, services: TournamentDep) -> NextMatch | None:
     """Check in for one's knockout match of the current round; the match starts when both
     have. Who has not by the round's deadline forfeits it."""
+    admit(player, Door.TOURNAMENT)
     try:
         await services.tournaments.check_in(tournament_id, player.id)
         found = await services.tournaments.view(tournament_id)

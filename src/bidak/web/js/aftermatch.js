@@ -3,7 +3,7 @@
 // /api/matches/{id}/rating) and the rematch (POST /api/rooms/{code}/rematch; the room's socket
 // says `{"type": "rematch", "state": "offered" | "accepted"}`): one player offers, the other
 // sees the offer with Accept for 60 s, and both go to the new room once it is accepted.
-import { ApiError, api } from "./api.js";
+import { ApiError, api, refusalKey } from "./api.js";
 import { append, button, clear, h, raw, tx } from "./dom.js";
 import { formatRating, playerLink, signedRating } from "./players.js";
 import { formatClock, toast } from "./ui.js";
@@ -59,7 +59,8 @@ export function createAfterMatch({ code, view, navigate, nameOf }) {
       else offer = { by: answer.by ?? 0, until: answer.until ?? 0 };
     } catch (error) {
       offer = null;
-      toast(tx(error instanceof ApiError && error.status === 409 ? "rematch.expired" : "error.generic"), "error");
+      const fallback = error instanceof ApiError && error.status === 409 ? "rematch.expired" : "error.generic";
+      toast(tx(refusalKey(error, fallback)), "error");
     }
     asking = false;
     draw();

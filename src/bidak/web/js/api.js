@@ -28,6 +28,18 @@ export function statusOf(/** @type {unknown} */ error) {
   return error instanceof ApiError ? error.status : 0;
 }
 
+/** The refusals of the server's door check (docs/security.md), each with its `refusal.<code>` text. */
+const DOORS = ["banned", "rated_banned", "guest", "muted"];
+
+/**
+ * The text key of a refusal by the server's door check (a ban, a mute, a guest), or `fallback`.
+ * @param {unknown} error
+ * @param {string} fallback
+ */
+export function refusalKey(error, fallback) {
+  return error instanceof ApiError && error.code && DOORS.includes(error.code) ? `refusal.${error.code}` : fallback;
+}
+
 /**
  * One request; resolves to the answer's JSON (null when empty), or throws an ApiError. The
  * answer's type is the caller's word: it is what docs/protocol.md says that address answers.

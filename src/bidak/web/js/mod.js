@@ -12,7 +12,7 @@ import { toast } from "./ui.js";
 /** @import { AuditEntry, FairSignal, Me, ModCase, ModCaseDetail } from "./types.js" */
 /** @typedef {{ navigate: (path: string) => void, me: () => Me | null }} Nav */
 
-export const ACTIONS = ["warn", "dismiss", "rename", "mute", "unmute", "ban", "unban"];
+export const ACTIONS = ["warn", "dismiss", "rename", "mute", "unmute", "ban", "unban", "ban_play", "unban_play"];
 
 export function whenText(/** @type {string} */ iso) {
   const date = new Date(iso + (/[zZ]|[+-]\d\d:?\d\d$/.test(iso) ? "" : "Z"));
@@ -33,6 +33,10 @@ function badges(/** @type {ModCase} */ c) {
     c.leaver ? tx("mod.leaver", null, "span", { class: "badge warn", "data-badge": "leaver" }) : null,
     c.player.muted ? tx("mod.muted", null, "span", { class: "badge", "data-badge": "muted" }) : null,
     c.player.banned ? tx("mod.banned", null, "span", { class: "badge bad", "data-badge": "banned" }) : null,
+    c.player.banned_play
+      ? tx("mod.banned_play", null, "span", { class: "badge bad", "data-badge": "banned-play" })
+      : null,
+    c.player.held ? tx("mod.held", null, "span", { class: "badge", "data-badge": "held" }) : null,
   );
 }
 
@@ -222,7 +226,8 @@ export function mountModCase(
           form.name = "";
         } catch (failure) {
           const code = failure && typeof failure === "object" && "code" in failure ? failure.code : null;
-          toast(tx(code === "unchanged" ? "mod.unchanged" : "error.generic"), "error");
+          const known = { unchanged: "mod.unchanged", moderator: "mod.on_moderator" };
+          toast(tx(known[/** @type {"unchanged"} */ (code)] || "error.generic"), "error");
         }
         reload();
       };

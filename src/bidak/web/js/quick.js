@@ -5,7 +5,7 @@
 // being opened or reopened would be lost otherwise): paired, the page goes to the room from
 // whatever view it shows; after 45 s the server may offer a bot. Only when the server refuses
 // this browser one more socket (4001) is GET /api/quick asked every 3 s instead.
-import { ApiError, api } from "./api.js";
+import { ApiError, api, refusalKey } from "./api.js";
 import { button, h, raw, tx } from "./dom.js";
 import { t } from "./i18n.js";
 import { dialog, formatClock, segmented, toast } from "./ui.js";
@@ -225,7 +225,8 @@ async function start(options, session) {
     if (fresh) paired(fresh);
     else keepWatching();
   } catch (error) {
-    toast(tx(error instanceof ApiError && error.status === 429 ? "error.too_many" : "error.generic"), "error");
+    const fallback = error instanceof ApiError && error.status === 429 ? "error.too_many" : "error.generic";
+    toast(tx(refusalKey(error, fallback)), "error");
   }
 }
 

@@ -5,7 +5,7 @@
 // it (board, seats, controls, clocks, hint, move list); the presenter shows each event.
 
 import { createAfterMatch } from "./aftermatch.js";
-import { api } from "./api.js";
+import { api, refusalKey } from "./api.js";
 import { Connection } from "./connection.js";
 import { button, clear, h, tx } from "./dom.js";
 import { onLanguage } from "./i18n.js";
@@ -164,12 +164,13 @@ export function mountTable(root, code, { navigate }) {
         info = await api.joinRoom(code);
       }
       v.info = info;
-    } catch {
+    } catch (error) {
+      // A door the server's check keeps shut (a ban) says why; anything else is a missing room.
       clear(root).append(
         h(
           "div",
           { class: "card center-card" },
-          tx("room.not_found", null, "h2"),
+          tx(refusalKey(error, "room.not_found"), null, "h2"),
           button("nav.lobby", () => navigate("/"), { class: "btn primary" }),
         ),
       );

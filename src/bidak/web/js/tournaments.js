@@ -4,7 +4,7 @@
 // standings (arena) or the bracket (knockout). The page listens on a WebSocket of the player's
 // own for `{"type": "tournament"}`: `changed` fetches the page again, `paired` opens the room.
 // It also asks again every POLL_MS, so a lost message costs a few seconds at most.
-import { ApiError, api } from "./api.js";
+import { ApiError, api, refusalKey } from "./api.js";
 import { button, clear, h, raw, tx } from "./dom.js";
 import { onLanguage, t } from "./i18n.js";
 import { copyText, formatClock, toast } from "./ui.js";
@@ -68,8 +68,8 @@ export function tournamentsCard({ navigate, session }) {
     try {
       const made = await api.createKnockout({ max_players: 8, lengths: [3], starts_in_minutes: 15 });
       navigate(`/t/${made.id}`);
-    } catch {
-      toast(tx("tour.failed"), "error");
+    } catch (error) {
+      toast(tx(refusalKey(error, "tour.failed")), "error");
     }
   }
 
@@ -179,7 +179,11 @@ export function mountTournament(root, id, { navigate }) {
     try {
       await work();
     } catch (error) {
-      toast(error instanceof ApiError && error.code ? raw(error.message) : tx("tour.failed"), "error");
+      const door = refusalKey(error, "");
+      toast(
+        door ? tx(door) : error instanceof ApiError && error.code ? raw(error.message) : tx("tour.failed"),
+        "error",
+      );
     }
     await load();
   }

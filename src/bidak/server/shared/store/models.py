@@ -65,7 +65,13 @@ class PlayerRow(Base):
     talk_muted: Mapped[bool] = mapped_column(Boolean, default=False)
     """A moderator muted the player's table talk."""
     rated_ban: Mapped[bool] = mapped_column(Boolean, default=False)
-    """Banned from rated play: the player's rated results no longer move any rating."""
+    """Banned from rated play: the player's rated results no longer move any rating, and they
+    play unrated games only (``bidak.fairplay.doors``)."""
+    play_ban: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Banned from play: no quick match, tournament, challenge or seat at another's room."""
+    held: Mapped[bool] = mapped_column(Boolean, default=False)
+    """The account took in a restricted guest at a sign-in and carries its restrictions until
+    a moderator decides (it stands in the moderators' queue)."""
     puzzles_shared: Mapped[bool] = mapped_column(Boolean, default=True)
     """The player's banked positions may become puzzles for everybody (anonymous); switched off,
     their puzzles leave the pool and the cards banked from then on are not offered."""

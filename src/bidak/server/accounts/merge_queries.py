@@ -123,7 +123,7 @@ def _carry_restrictions(connection: Connection, guest: Any, into_id: str, at: da
     connection.execute(
         update(_PLAYERS)
         .where(_PLAYERS.c.id == into_id)
-        .values({c: True for c in gained}, held=True)
+        .values({**{c: True for c in gained}, "held": True})
     )
     connection.execute(
         insert(_ACTIONS).values(

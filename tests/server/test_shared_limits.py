@@ -69,7 +69,7 @@ async def test_many_lookups_at_once_from_one_address_pass_while_its_allowance_la
 ) -> None:
     """A whole site behind one proxy reconnects after an outage: a hundred room lookups at once
     from one address. Only a miss spends a token, so all pass; the misses then use it up."""
-    from bidak.server.play import lookups
+    from bidak.server.shared import lookups
     from bidak.server.shared.limiter import Limits
 
     now = 1_800_000_000.0

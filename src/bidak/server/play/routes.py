@@ -12,12 +12,13 @@ from pydantic import BaseModel, Field
 from bidak.economy.shop import table_checkers
 from bidak.match import Player
 from bidak.server.accounts import PlayerDep
-from bidak.server.play import lookups, mute_queries
+from bidak.server.play import mute_queries
 from bidak.server.play.deps import PlayDep, PlayServices
 from bidak.server.play.options import PracticeOptions
 from bidak.server.play.rematch import rematch
 from bidak.server.play.room import Room, RoomError, RoomKind, bot_seat_name, is_bot_seat, seat_of
 from bidak.server.play.schemas import RoomInfo, RoomOptions, SeatInfo
+from bidak.server.shared import lookups
 from bidak.server.shared.deps import site_address, too_soon
 from bidak.server.shared.doors import Door, admit
 from bidak.server.shared.store.models import PlayerRow

@@ -28,7 +28,6 @@ from pydantic import ValidationError
 from bidak.fairplay.doors import MUTED
 from bidak.match import Player
 from bidak.server.accounts import COOKIE
-from bidak.server.play import lookups
 from bidak.server.play.actor import deadline_json
 from bidak.server.play.deps import PlayServices
 from bidak.server.play.mute_queries import muted_by
@@ -39,6 +38,7 @@ from bidak.server.play.views import dumps, with_table
 from bidak.server.play.wire import messages
 from bidak.server.play.wire.messages import EventItem, error, refusal
 from bidak.server.play.wire.notes import EventsNote, talk_note
+from bidak.server.shared import lookups
 from bidak.server.shared.bus import RESYNC, BusLost, Subscription, player_channel
 from bidak.server.shared.doors import Door, refused
 from bidak.server.shared.limiter import MessageAllowance

@@ -214,6 +214,12 @@ class Limits:
     """Match reviews the engine must work out (kept ones are free), by player."""
     messages: Rule
     """WebSocket messages, by player over all their connections and processes."""
+    pictures: Rule = Rule("pictures", 10 / 60, 10)
+    """Share pictures not drawn before, by player: 10 a minute (a repeat is free)."""
+    pictures_address: Rule = Rule("pictures_address", 30 / 60, 30)
+    """Share pictures not drawn before, by client address: 30 a minute."""
+    tournaments: Rule = Rule("tournaments", 3 / 3600, 3)
+    """Tournaments made, by player: 3 an hour."""
     talk: Rule = Rule("talk", 1 / 3, 1)
     """Table talk phrases, by player: one every 3 seconds."""
     email_address: Rule = Rule("email_address", 3 / 3600, 3)

@@ -96,6 +96,16 @@ class Refused(Exception):
         self.message = message
 
 
+NUL_REFUSED = Refused(400, "An address may not hold a NUL character")
+
+
+def has_nul(scope: Scope) -> bool:
+    """Whether the request's path or query holds a NUL character, which no id, code or name
+    holds and PostgreSQL refuses in text (a ``StorageError``, then a 500, before this)."""
+    query: bytes = scope.get("query_string", b"")
+    return "\x00" in scope.get("path", "") or b"\x00" in query or b"%00" in query.lower()
+
+
 class SiteCheck:
     """Whether a request comes from the site's own pages. ``public_url``: the site's address;
     empty: each request's own scheme and Host, for a host that is loopback, the address the
@@ -244,6 +254,9 @@ class SiteGuard:
         unknown = site.host_refused(scope)
         if unknown is not None:
             await refuse_http(send, unknown, headers)
+            return
+        if has_nul(scope):
+            await refuse_http(send, NUL_REFUSED, headers)
             return
 
         async def send_with_policy(message: Message) -> None:

@@ -63,9 +63,29 @@ class Step:
     finished: bool = False
 
 
+OPEN_PER_PLAYER = 2
+"""Tournaments a player may have made that are not over yet."""
+OPEN_PER_SITE = 100
+"""Players' tournaments not over yet, over the whole site (each is stepped every second)."""
+
+
 def create(connection: Connection, row: TournamentRow) -> bool:
     """Store a new tournament; False (nothing stored) when a site arena of the same schedule
-    slot is stored already."""
+    slot is stored already. A player's tournament is refused (``too_many``) past
+    :data:`OPEN_PER_PLAYER` of theirs or :data:`OPEN_PER_SITE` of all players' not over; the
+    creator's row is locked first, so two at once from one player are counted in turn."""
+    if row.creator_id is not None:
+        connection.execute(
+            select(_PLAYERS.c.id).where(_PLAYERS.c.id == row.creator_id).with_for_update()
+        )
+        players = select(func.count()).where(_T.c.status.in_(ACTIVE), _T.c.creator_id.is_not(None))
+        mine = connection.execute(players.where(_T.c.creator_id == row.creator_id)).scalar_one()
+        if mine >= OPEN_PER_PLAYER:
+            raise TournamentError(
+                "too_many", f"You have {mine} tournaments not over yet; wait for one to end"
+            )
+        if connection.execute(players).scalar_one() >= OPEN_PER_SITE:
+            raise TournamentError("too_many", "The site has all the tournaments it can run now")
     if row.schedule_key is not None:
         found = connection.execute(
             select(_T.c.id).where(_T.c.schedule_key == row.schedule_key)

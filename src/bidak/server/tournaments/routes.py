@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Response
+from fastapi import APIRouter, HTTPException, Request, Response
 
 from bidak.server.accounts import PlayerDep
+from bidak.server.shared import lookups
+from bidak.server.shared.deps import too_soon
 from bidak.server.shared.doors import Door, admit
-from bidak.server.tournaments.deps import TournamentDep
+from bidak.server.tournaments.deps import TournamentDep, TournamentServices
 from bidak.server.tournaments.queries import TournamentError
 from bidak.server.tournaments.schemas import (
     Created,
@@ -62,6 +64,8 @@ async def create(body: KnockoutIn, player: PlayerDep, services: TournamentDep) -
     """A knockout of the player's, reached by its link (``/t/<id>``); the creator is in it.
     Only for a linked account that may play tournaments."""
     admit(player, Door.CREATE_TOURNAMENT)
+    limits = services.limits
+    too_soon(await limits.wait(limits.tournaments, player.id, services.clock.now()), "tournaments")
     try:
         made = await services.tournaments.create_knockout(
             player.id,
@@ -78,25 +82,48 @@ async def create(body: KnockoutIn, player: PlayerDep, services: TournamentDep) -
     return Created(id=made)
 
 
+async def _may_look_up(request: Request, services: TournamentServices) -> None:
+    address = request.client.host if request.client else ""
+    now = services.clock.now()
+    too_soon(await lookups.may_look_up(services.limits, address, now), "unknown tournaments")
+
+
+async def _missed(
+    request: Request, services: TournamentServices, error: TournamentError
+) -> HTTPException:
+    """The refusal of a request; an unknown id counts against the address, as an unknown room
+    code does (:mod:`bidak.server.shared.lookups`)."""
+    if error.code == "not_found":
+        address = request.client.host if request.client else ""
+        await lookups.missed(services.limits, address, services.clock.now())
+    return _refused(error)
+
+
 @router.get("/{tournament_id}", response_model=TournamentView)
-async def view(tournament_id: str, player: PlayerDep, services: TournamentDep) -> TournamentView:
+async def view(
+    tournament_id: str, request: Request, player: PlayerDep, services: TournamentDep
+) -> TournamentView:
+    await _may_look_up(request, services)
     try:
         found = await services.tournaments.view(tournament_id)
     except TournamentError as error:
-        raise _refused(error) from error
+        raise await _missed(request, services, error) from error
     return present(found, player.id, services.clock.now())
 
 
 @router.post("/{tournament_id}/join", response_model=TournamentView)
-async def join(tournament_id: str, player: PlayerDep, services: TournamentDep) -> TournamentView:
+async def join(
+    tournament_id: str, request: Request, player: PlayerDep, services: TournamentDep
+) -> TournamentView:
     """Enter (an arena: also come back from a pause). 409 when it is over, full, or a
     knockout that has started; 403 for a player banned from play or from rated play."""
     admit(player, Door.TOURNAMENT)
+    await _may_look_up(request, services)
     try:
         await services.tournaments.join(tournament_id, player.id, player.rating)
         found = await services.tournaments.view(tournament_id)
     except TournamentError as error:
-        raise _refused(error) from error
+        raise await _missed(request, services, error) from error
     return present(found, player.id, services.clock.now())
 
 

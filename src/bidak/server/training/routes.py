@@ -3,15 +3,18 @@ puzzles and their sharing switch; a position as a picture (SVG or PNG)."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Query, Response
+from fastapi import APIRouter, HTTPException, Path, Query, Request, Response
 
 from bidak.economy import shop
+from bidak.economy.shop import BoardTheme, CheckerSet
 from bidak.errors import BidakError
 from bidak.server.accounts import PlayerDep
-from bidak.server.training.deps import TrainingDep
+from bidak.server.shared.deps import too_soon
+from bidak.server.shared.store.models import PlayerRow
+from bidak.server.training.deps import TrainingDep, TrainingServices
+from bidak.server.training.pictures import PICTURES
 from bidak.server.training.schemas import (
     AnswerIn,
     DrillCard,
@@ -25,10 +28,14 @@ from bidak.server.training.schemas import (
     VerdictOut,
 )
 from bidak.server.training.service import BadAnswer, NoSuchCard
-from bidak.server.training.share import NoRasteriser, position_png, position_svg
+from bidak.server.training.share import NoRasteriser
 from bidak.training import Theme
 
 router = APIRouter(tags=["training"])
+
+RowId = Annotated[int, Path(ge=1, le=2**63 - 1, description="a row's id")]
+"""An id the database can hold (a 64-bit integer): a larger one is refused with 422 before any
+query (a 500 ``OverflowError`` before, issue 37)."""
 
 
 @router.get("/api/training", response_model=TrainingOut)
@@ -47,7 +54,7 @@ async def drill(player: PlayerDep, services: TrainingDep) -> DrillOut:
 
 @router.post("/api/training/cards/{card_id}/answer", response_model=VerdictOut)
 async def answer(
-    card_id: int, body: AnswerIn, player: PlayerDep, services: TrainingDep
+    card_id: RowId, body: AnswerIn, player: PlayerDep, services: TrainingDep
 ) -> VerdictOut:
     """Grade an answer by the equity it gave up (FSRS: best Good, close Hard, else Again) and
     schedule the card's return."""
@@ -90,7 +97,7 @@ async def next_puzzle(
 
 @router.post("/api/puzzles/{puzzle_id}/answer", response_model=PuzzleVerdictOut)
 async def answer_puzzle(
-    puzzle_id: int, body: AnswerIn, player: PlayerDep, services: TrainingDep
+    puzzle_id: RowId, body: AnswerIn, player: PlayerDep, services: TrainingDep
 ) -> PuzzleVerdictOut:
     """Judge the answer (right: the best, or within PUZZLE_RIGHT of it) and move your rating and
     the puzzle's (Glicko-2) in one transaction. Each puzzle is answered once: sending again,
@@ -118,24 +125,45 @@ async def sharing(body: SharingIn, player: PlayerDep, services: TrainingDep) -> 
     responses={200: {"content": {"image/svg+xml": {}}}},
 )
 async def share_svg(
+    request: Request,
     player: PlayerDep,
+    services: TrainingDep,
     xgid: str = Query(max_length=80, description="the position, as an XGID"),
     board: str | None = Query(None, max_length=32, description="a board theme; default: yours"),
 ) -> Response:
     """A position (from a review, a drill or a puzzle) as an SVG picture to share, from the
-    view of the player on roll, in the board theme asked for or the one you chose."""
-    try:
-        svg = position_svg(
-            xgid,
-            shop.board(board or player.board),
-            shop.checkers(player.checkers, 0),
-            shop.checkers(None, 1),
-        )
-    except BidakError as error:
-        raise HTTPException(422, str(error)) from None
-    return Response(
-        svg, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"}
+    view of the player on roll, in the board theme asked for or the one you chose. A picture
+    drawn before is free; a new one counts against the player's and the address's picture
+    allowance (429 past it)."""
+    looks = _looks(player, board)
+    svg = PICTURES.cached(PICTURES.key("svg", xgid, *looks))
+    if svg is None:
+        await _may_draw(request, player, services)
+        try:
+            svg = await PICTURES.svg(xgid, *looks)
+        except BidakError as error:
+            raise HTTPException(422, str(error)) from None
+    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": PRIVATE})
+
+
+PRIVATE = "private, max-age=86400"
+"""A picture is drawn in the asker's checkers: a shared cache must not give it to others."""
+
+
+def _looks(player: PlayerRow, board: str | None) -> tuple[BoardTheme, CheckerSet, CheckerSet]:
+    return (
+        shop.board(board or player.board),
+        shop.checkers(player.checkers, 0),
+        shop.checkers(None, 1),
     )
+
+
+async def _may_draw(request: Request, player: PlayerRow, services: TrainingServices) -> None:
+    """A picture not drawn before counts against the player's allowance and the address's."""
+    limits, now = services.limits, services.clock.now()
+    address = request.client.host if request.client else ""
+    too_soon(await limits.wait(limits.pictures, player.id, now), "pictures")
+    too_soon(await limits.wait(limits.pictures_address, address, now), "pictures")
 
 
 @router.get(
@@ -144,17 +172,24 @@ async def share_svg(
     responses={200: {"content": {"image/png": {}}}, 503: {"description": "no rasteriser"}},
 )
 async def share_png(
+    request: Request,
     player: PlayerDep,
+    services: TrainingDep,
     xgid: str = Query(max_length=80, description="the position, as an XGID"),
     board: str | None = Query(None, max_length=32, description="a board theme; default: yours"),
 ) -> Response:
     """The share picture as a PNG (for chat apps that show no SVG), drawn from the same drawing
-    as the SVG at twice its size, on a thread. 503 when the server has no rasteriser (Pillow)."""
-    looks = (shop.board(board or player.board), shop.checkers(player.checkers, 0))
-    try:  # about 0.2 s of one core: on a thread, off the event loop
-        png = await asyncio.to_thread(position_png, xgid, *looks, shop.checkers(None, 1))
-    except BidakError as error:
-        raise HTTPException(422, str(error)) from None
-    except NoRasteriser as error:
-        raise HTTPException(503, str(error)) from None
-    return Response(png, media_type="image/png", headers={"Cache-Control": "public, max-age=86400"})
+    as the SVG at twice its size, on the pictures' own threads (:mod:`.pictures`: at most two
+    at once, kept in a bounded cache). A new picture counts against the player's and the
+    address's allowance (429 past it); 503 when the server has no rasteriser (Pillow)."""
+    looks = _looks(player, board)
+    png = PICTURES.cached(PICTURES.key("png", xgid, *looks))
+    if png is None:
+        await _may_draw(request, player, services)
+        try:  # about 0.2 s of one core: off the event loop
+            png = await PICTURES.png(xgid, *looks)
+        except BidakError as error:
+            raise HTTPException(422, str(error)) from None
+        except NoRasteriser as error:
+            raise HTTPException(503, str(error)) from None
+    return Response(png, media_type="image/png", headers={"Cache-Control": PRIVATE})

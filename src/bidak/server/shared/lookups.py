@@ -1,9 +1,12 @@
-"""Looking up a room by its code, with unknown codes limited per client address.
+"""Looking up a room by its code or a tournament by its id, with unknown ones limited per client
+address.
 
-Room codes are short enough to read out (8 of 30 letters, rooms/room.py), so guessing them is
-what this limit stops: every unknown code an address asks for (by HTTP or WebSocket) takes a
-token of ``Limits.room_misses``; once they are spent, that address may look up no room at all,
-known or not, until the bucket refills, so a guesser learns nothing from the refusals.
+Room codes and tournament ids are short enough to read out (8 of 30 letters,
+``play/room.py``), and a private knockout is reached by its id alone, so guessing them is what
+this limit stops: every unknown code or id an address asks for (by HTTP or WebSocket) takes a
+token of ``Limits.room_misses``, one allowance for both; once they are spent, that address may
+look up no room and no tournament at all, known or not, until the bucket refills, so a guesser
+learns nothing from the refusals (the arithmetic is in ``docs/security.md``).
 """
 
 from __future__ import annotations

@@ -74,3 +74,62 @@ async def test_the_answer_does_not_wait_for_the_link_of_a_known_address(
 async def _until(done: Any) -> None:
     while not done():
         await asyncio.sleep(0.01)
+
+
+async def test_known_and_unknown_addresses_do_the_same_work_before_the_answer(
+    database_url: str, tmp_path: Path, smtp_sink: SmtpSink, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The two paths compared by their work, not their time: for a known address and an
+    unknown one the same steps happen in the same order, and the one step that depends on the
+    address (looking up its owner, then storing a link) comes after the answer's last byte has
+    gone out, however slowly it goes. The answer is held here as a slow network would hold it
+    (the loop runs other work meanwhile); a task started at once looked the owner up, and for a
+    known address stored the link, while the answer was still being written."""
+    from bidak.server.accounts import queries
+    from bidak.server.app import BidakApp
+
+    settings = server_settings(tmp_path, database_url=database_url, smtp_url=smtp_sink.url)
+    steps: list[str] = []
+    owner_of = queries.owner_of
+
+    def watched_owner_of(*args: Any, **kwargs: Any) -> Any:
+        steps.append("owner looked up")
+        return owner_of(*args, **kwargs)
+
+    answer = BidakApp.__call__
+
+    async def slow(self: BidakApp, scope: Any, receive: Any, send: Any) -> None:
+        async def slow_send(message: Any) -> None:
+            last = message["type"] == "http.response.body" and not message.get("more_body")
+            if last and scope.get("path") == "/api/auth/email-login":
+                for _ in range(50):  # the last bytes on a slow network: the loop runs on
+                    await asyncio.sleep(0)
+                await send(message)
+                steps.append("answered")
+                return
+            await send(message)
+
+        await answer(self, scope, receive, slow_send)
+
+    async with running_server(settings) as running, Client(running) as owner:
+        linked = await owner.http.post("/api/me/email", json={"email": "known@example.com"})
+        assert linked.status_code == 202
+        token = link_in(await smtp_sink.wait_for("known@example.com")).split("token=", 1)[1]
+        assert (await owner.http.post("/api/auth/email", json={"token": token})).is_success
+        monkeypatch.setattr(queries, "owner_of", watched_owner_of)
+        monkeypatch.setattr(BidakApp, "__call__", slow)
+        seen: dict[str, list[str]] = {}
+        for address in ("known@example.com", "unknown@example.com"):
+            steps.clear()
+            async with Client(running) as stranger:
+                asked = await stranger.http.post("/api/auth/email-login", json={"email": address})
+                assert asked.status_code == 202
+                # The work after the answer runs on the server's loop: wait for its one step.
+                for _ in range(500):
+                    if "owner looked up" in steps:
+                        break
+                    await asyncio.sleep(0.01)
+            seen[address] = list(steps)
+        assert seen["known@example.com"] == ["answered", "owner looked up"]
+        assert seen["unknown@example.com"] == seen["known@example.com"]
+        await smtp_sink.wait_for("known@example.com", 2)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Header, HTTPException, Request, Response
+from fastapi import APIRouter, BackgroundTasks, Header, HTTPException, Request, Response
 from pydantic import BaseModel, Field
 
 from bidak.server.accounts.deps import AccountsDep, PlayerDep, set_session_cookie
@@ -91,9 +92,20 @@ def _sent(services: AccountsDep) -> Sent:
     return Sent(delivery="log" if delivery == "log" else "smtp")
 
 
+def answered(background: BackgroundTasks) -> asyncio.Event:
+    """An event set once the answer has been sent (a response's background tasks run then)."""
+    sent = asyncio.Event()
+    background.add_task(sent.set)
+    return sent
+
+
 @router.post("/api/me/email", status_code=202, response_model=Sent)
 async def link_email(
-    body: AddressIn, request: Request, player: PlayerDep, services: AccountsDep
+    body: AddressIn,
+    request: Request,
+    player: PlayerDep,
+    services: AccountsDep,
+    background: BackgroundTasks,
 ) -> Sent:
     """Send a one-time link that links this address to your account (or, if the account has an
     address, a link to that one which allows the change). The answer is the same whether or not
@@ -105,6 +117,7 @@ async def link_email(
             _language(body.lang, request),
             _client(request),
             _base(request, services),
+            answered(background),
         )
     except AccountError as error:
         raise _refused(error) from None
@@ -129,11 +142,18 @@ async def remove_email(
 
 
 @router.post("/api/auth/email-login", status_code=202, response_model=Sent)
-async def email_login(body: AddressIn, request: Request, services: AccountsDep) -> Sent:
-    """Send a sign-in link to the address if an account owns it (the same answer if not)."""
+async def email_login(
+    body: AddressIn, request: Request, services: AccountsDep, background: BackgroundTasks
+) -> Sent:
+    """Send a sign-in link to the address if an account owns it (the same answer, in the same
+    time, if not: the work that depends on the address begins once the answer is sent)."""
     try:
         await services.accounts.ask_to_sign_in(
-            body.email, _language(body.lang, request), _client(request), _base(request, services)
+            body.email,
+            _language(body.lang, request),
+            _client(request),
+            _base(request, services),
+            answered(background),
         )
     except AccountError as error:
         raise _refused(error) from None

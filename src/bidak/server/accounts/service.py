@@ -45,6 +45,10 @@ LINK_PURPOSE = "email-link"
 """What the secret signs a link for: the link is ``Signer.sign(LINK_PURPOSE, random part)``."""
 
 
+ANSWER_WAIT = 1.0
+"""Seconds a letter's work waits for its request's answer to be sent before it goes ahead."""
+
+
 class AccountError(Exception):
     """A refused request: ``status`` for HTTP, the message for people."""
 
@@ -71,12 +75,20 @@ class Accounts:
         """Where an ended session's WebSockets are closed, in every process (None: nowhere)."""
         self._later: set[asyncio.Task[None]] = set()
 
-    def _after_answer(self, work: Coroutine[Any, Any, None]) -> None:
+    def _after_answer(
+        self, work: Coroutine[Any, Any, None], answered: asyncio.Event | None = None
+    ) -> None:
         """Run ``work`` after the request has been answered, so how long it takes (which may
-        depend on whether an address is known) never shows in the answer's time."""
+        depend on whether an address is known) never shows in the answer's time. ``answered``
+        is set once the answer has been sent (a background task of the response): the work
+        waits for it, or :data:`ANSWER_WAIT` seconds for a client that went away. A task made
+        at once could run on the loop while the answer was still being written."""
 
         async def guarded() -> None:
             try:
+                if answered is not None:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(answered.wait(), ANSWER_WAIT)
                 await work
             except Exception:
                 log.exception("a sign-in letter could not be prepared")
@@ -171,7 +183,13 @@ class Accounts:
     # -- asking for links -------------------------------------------------------------------
 
     async def ask_to_link(
-        self, player: PlayerRow, text: str, language: Language, client: str, base: str
+        self,
+        player: PlayerRow,
+        text: str,
+        language: Language,
+        client: str,
+        base: str,
+        answered: asyncio.Event | None = None,
     ) -> None:
         """Send a link that links ``text`` to ``player`` (or, when the account has an address
         already, a link to that address that allows the change)."""
@@ -180,7 +198,7 @@ class Accounts:
         await self._allowed(address, client)
         if player.email == address:
             return
-        self._after_answer(self._link_letter(player, address, language, base))
+        self._after_answer(self._link_letter(player, address, language, base), answered)
 
     async def _link_letter(
         self, player: PlayerRow, address: str, language: Language, base: str
@@ -195,13 +213,20 @@ class Accounts:
             return
         await self._send(Purpose.LINK_EMAIL, player, address, address, language, base)
 
-    async def ask_to_sign_in(self, text: str, language: Language, client: str, base: str) -> None:
-        """Send a sign-in link to ``text`` if an account owns it (the answer is the same if
-        none does)."""
+    async def ask_to_sign_in(
+        self,
+        text: str,
+        language: Language,
+        client: str,
+        base: str,
+        answered: asyncio.Event | None = None,
+    ) -> None:
+        """Send a sign-in link to ``text`` if an account owns it (the answer is the same, in the
+        same time, if none does: the work begins once ``answered`` is set)."""
         self._outbox()
         address = _address(text)
         await self._allowed(address, client)
-        self._after_answer(self._sign_in_letter(address, language, base))
+        self._after_answer(self._sign_in_letter(address, language, base), answered)
 
     async def _sign_in_letter(self, address: str, language: Language, base: str) -> None:
         owner = await self.db.read(partial(queries.owner_of, email=address))

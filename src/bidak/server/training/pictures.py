@@ -82,7 +82,3 @@ class Pictures:
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
-
-
-PICTURES = Pictures()
-"""The process's pictures (a cache is per process; the limits are the site's)."""

@@ -14,7 +14,6 @@ from bidak.server.accounts import PlayerDep
 from bidak.server.shared.deps import too_soon
 from bidak.server.shared.store.models import PlayerRow
 from bidak.server.training.deps import TrainingDep, TrainingServices
-from bidak.server.training.pictures import PICTURES
 from bidak.server.training.schemas import (
     AnswerIn,
     DrillCard,
@@ -136,11 +135,11 @@ async def share_svg(
     drawn before is free; a new one counts against the player's and the address's picture
     allowance (429 past it)."""
     looks = _looks(player, board)
-    svg = PICTURES.cached(PICTURES.key("svg", xgid, *looks))
+    svg = services.training.pictures.cached(services.training.pictures.key("svg", xgid, *looks))
     if svg is None:
         await _may_draw(request, player, services)
         try:
-            svg = await PICTURES.svg(xgid, *looks)
+            svg = await services.training.pictures.svg(xgid, *looks)
         except BidakError as error:
             raise HTTPException(422, str(error)) from None
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": PRIVATE})
@@ -183,11 +182,11 @@ async def share_png(
     at once, kept in a bounded cache). A new picture counts against the player's and the
     address's allowance (429 past it); 503 when the server has no rasteriser (Pillow)."""
     looks = _looks(player, board)
-    png = PICTURES.cached(PICTURES.key("png", xgid, *looks))
+    png = services.training.pictures.cached(services.training.pictures.key("png", xgid, *looks))
     if png is None:
         await _may_draw(request, player, services)
         try:  # about 0.2 s of one core: off the event loop
-            png = await PICTURES.png(xgid, *looks)
+            png = await services.training.pictures.png(xgid, *looks)
         except BidakError as error:
             raise HTTPException(422, str(error)) from None
         except NoRasteriser as error:

@@ -23,6 +23,7 @@ from bidak.rules import Position, legal_plays
 from bidak.server.shared.clocks import Clock
 from bidak.server.shared.store.db import Database, KeyTaken
 from bidak.server.training import queries
+from bidak.server.training.pictures import Pictures
 from bidak.server.training.schedule import answered, new_schedule
 from bidak.training import (
     Board,
@@ -169,6 +170,8 @@ class Training:
         self.clock = clock
         self.puzzles = Puzzles(db, clock)
         """Puzzles from every player's cards (:mod:`bidak.server.training.puzzles`)."""
+        self.pictures = Pictures()
+        """The share pictures this process drew (:mod:`bidak.server.training.pictures`)."""
         self._banking: set[asyncio.Task[int]] = set()
 
     def bank_later(self, banking: Awaitable[int]) -> None:

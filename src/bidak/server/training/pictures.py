@@ -14,6 +14,8 @@ picture's kind, the position and the three looks (the board, the asker's checker
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import ctypes.util
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -28,6 +30,43 @@ CACHE_ENTRIES: Final = 256
 """Pictures kept: a PNG is about 30 kB, so at most about 8 MB."""
 
 Key = tuple[str, str, str, str, str]
+
+
+M_MMAP_THRESHOLD = -3
+"""glibc's ``mallopt`` parameter: allocations from this size up are mapped, and unmapped when
+freed."""
+MAPPED_FROM = 4 << 20
+"""A drawing's canvases (several megabytes each) are mapped from this size up. glibc's own
+threshold rises with every large block freed, up to 32 MB, after which the canvases came from
+the threads' heaps and stayed there."""
+
+
+def _trim() -> Callable[[], object] | None:
+    """glibc's ``malloc_trim``, which gives the freed heap back to the system, where there is
+    one (None elsewhere: musl, macOS). Also fixes the mapping threshold at
+    :data:`MAPPED_FROM` (it affects only blocks of that size, which the server otherwise
+    hardly makes)."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        trim = libc.malloc_trim
+        libc.mallopt(M_MMAP_THRESHOLD, MAPPED_FROM)
+    except (OSError, AttributeError):
+        return None
+    trim.argtypes = [ctypes.c_size_t]
+    return lambda: trim(0)
+
+
+_TRIM = _trim()
+
+
+def _drawn_and_trimmed(draw: Callable[[], bytes | str]) -> bytes | str:
+    """Draw, then give the drawing's buffers back to the system: a PNG is drawn on a canvas of
+    several megabytes, which glibc otherwise keeps in the thread's arena after it is freed."""
+    try:
+        return draw()
+    finally:
+        if _TRIM is not None:
+            _TRIM()
 
 
 class Pictures:
@@ -73,7 +112,9 @@ class Pictures:
         if key[0] == "svg":
             picture = draw()  # a few milliseconds: no thread needed
         else:
-            picture = await asyncio.get_running_loop().run_in_executor(self._pool, draw)
+            picture = await asyncio.get_running_loop().run_in_executor(
+                self._pool, _drawn_and_trimmed, draw
+            )
         self.drawn += 1
         self._cache[key] = picture
         while len(self._cache) > self._entries:

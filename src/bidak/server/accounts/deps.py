@@ -12,7 +12,7 @@ from bidak.server.accounts.guests import COOKIE
 from bidak.server.accounts.player_queries import Players
 from bidak.server.accounts.service import Accounts
 from bidak.server.shared.deps import SharedServices, too_soon
-from bidak.server.shared.security import mark_personal
+from bidak.server.shared.security import UNSAFE, mark_personal
 from bidak.server.shared.store.models import PlayerRow
 
 SESSION_MAX_AGE = 400 * 24 * 3600
@@ -62,6 +62,9 @@ async def current_player(request: Request, response: Response, services: Account
         session, player = found
         if session.last_seen is None or services.clock.now() - session.last_seen > SEEN_EVERY:
             await services.accounts.seen(token, device)
+        if request.method in UNSAFE:  # every change a player makes, on any route, is counted
+            limits = services.limits
+            too_soon(await limits.wait(limits.changes, player.id, services.clock.now()), "changes")
         return player
     # The address is the proxy's X-Forwarded-For when uvicorn trusts the proxy.
     address = request.client.host if request.client else ""

@@ -15,7 +15,7 @@ from bidak.server.accounts.service import AccountError
 from bidak.server.mail import Language, language_of
 from bidak.server.matches import mat_text
 from bidak.server.play import PlayDep
-from bidak.server.shared.deps import site_address
+from bidak.server.shared.deps import site_address, too_soon
 
 router = APIRouter(tags=["accounts"])
 
@@ -266,7 +266,9 @@ async def delete_me(
 )
 async def export(player: PlayerDep, services: AccountsDep, play: PlayDep) -> Response:
     """Everything stored about the account (account.json) and each finished match as .mat,
-    in one zip."""
+    in one zip; 5 an hour (each reads every match of the account)."""
+    limits = services.limits
+    too_soon(await limits.wait(limits.exports, player.id, services.clock.now()), "exports")
     mats: dict[str, str] = {}
     for _room, match in await play.store.rooms_of(player.id, limit=100_000):
         if match.finished:

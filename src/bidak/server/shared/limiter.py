@@ -214,6 +214,11 @@ class Limits:
     """Match reviews the engine must work out (kept ones are free), by player."""
     messages: Rule
     """WebSocket messages, by player over all their connections and processes."""
+    changes: Rule = Rule("changes", 2.0, 120)
+    """Requests that change something (POST, PUT, PATCH, DELETE), by player over all routes: 120
+    a minute in bursts of 120, the floor under every state-changing route (docs/security.md)."""
+    exports: Rule = Rule("exports", 5 / 3600, 5)
+    """Exports of one's own data (a zip of every match), by player: 5 an hour."""
     pictures: Rule = Rule("pictures", 10 / 60, 10)
     """Share pictures not drawn before, by player: 10 a minute (a repeat is free)."""
     pictures_address: Rule = Rule("pictures_address", 30 / 60, 30)

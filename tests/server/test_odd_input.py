@@ -144,3 +144,41 @@ async def test_odd_websocket_messages_get_a_bad_message_error(tmp_path: Path) ->
             assert answer["type"] == "error" and answer["code"] in ("bad_message", "not_joined")
         await me.send({"type": "ping"})
         assert (await me.receive())["type"] == "pong"
+
+
+async def test_an_invalid_utf8_frame_is_one_line_without_a_traceback(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A text frame that is not UTF-8 closes the connection (1007, the client's error): the log
+    says so in one line at WARNING, with no traceback (uvicorn logged one at ERROR)."""
+    import asyncio
+    import base64
+    import os
+    from urllib.parse import urlsplit
+
+    uvicorn_log = logging.getLogger("uvicorn.error")
+    async with running_server(server_settings(tmp_path)) as running:
+        # uvicorn's log does not reach the root logger, and its start set its handlers anew.
+        uvicorn_log.addHandler(caplog.handler)
+        address = urlsplit(running.base)
+        reader, writer = await asyncio.open_connection(address.hostname, address.port)
+        key = base64.b64encode(os.urandom(16)).decode()
+        writer.write(
+            (
+                f"GET /ws HTTP/1.1\r\nHost: {address.netloc}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                f"Sec-WebSocket-Version: 13\r\nOrigin: {running.base}\r\n\r\n"
+            ).encode()
+        )
+        assert (await reader.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 101")
+        payload, mask = b"\xff\xfe\xfd", os.urandom(4)
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        with caplog.at_level(logging.INFO):
+            writer.write(bytes([0x81, 0x80 | len(payload)]) + mask + masked)
+            closing = await asyncio.wait_for(reader.read(4), 20)
+            writer.close()
+        assert closing[:1] == b"\x88" and closing[2:4] == (1007).to_bytes(2, "big")
+    uvicorn_log.removeHandler(caplog.handler)
+    said = [r for r in caplog.records if "UTF-8" in r.getMessage()]
+    assert len(said) == 1 and said[0].levelno == logging.WARNING and not said[0].exc_info
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

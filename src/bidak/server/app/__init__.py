@@ -52,7 +52,7 @@ from bidak.server.shared.security import Refused, SiteCheck, SiteGuard, refuse_s
 from bidak.server.shared.settings import Settings
 from bidak.server.shared.sockets import SocketCap, registry_for
 from bidak.server.shared.store.db import Database
-from bidak.server.shared.validation import invalid_request
+from bidak.server.shared.validation import invalid_request, quiet_refusals
 from bidak.server.tournaments import routes as tournaments_routes
 from bidak.server.tournaments.service import Tournaments
 from bidak.server.training import Training
@@ -241,6 +241,7 @@ def create_app(
     app.add_middleware(SiteGuard, check=app.site)
     # A request that fails validation is answered without echoing what it sent (validation).
     app.add_exception_handler(RequestValidationError, invalid_request)
+    quiet_refusals()  # an invalid frame is the client's error: one line, no traceback
     app.include_router(me.router)
     app.include_router(rooms.router)
     app.include_router(matches.router)

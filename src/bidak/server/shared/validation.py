@@ -10,6 +10,7 @@ first (:func:`strict_json_error`, used by :class:`bidak.server.http_limits.BodyG
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import orjson
@@ -50,3 +51,26 @@ async def invalid_request(request: Request, exc: Exception) -> JSONResponse:
         for error in exc.errors()[:20]
     ]
     return JSONResponse({"detail": detail}, status_code=422)
+
+
+EXPECTED_REFUSALS = frozenset({"Invalid UTF-8 sequence received from client."})
+"""What uvicorn logs with a traceback for input it refuses as it should (the connection is
+closed with 1007): a client's error, not the server's."""
+
+
+class QuietRefusals(logging.Filter):
+    """One line, at WARNING and without the traceback, for a refusal that is expected
+    (:data:`EXPECTED_REFUSALS`): a log read for errors finds only the server's own."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.getMessage() in EXPECTED_REFUSALS:
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.exc_info = record.exc_text = None
+        return True
+
+
+def quiet_refusals() -> None:
+    """Put :class:`QuietRefusals` on uvicorn's error log (once)."""
+    log = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, QuietRefusals) for f in log.filters):
+        log.addFilter(QuietRefusals())

@@ -50,3 +50,24 @@ def test_grant_and_revoke_are_audited_and_logged(
     assert standing(url, player) == (False, ["revoke", "grant"])
     nobody = runner.invoke(app, ["mod", "grant", "nobody", "--database-url", url])
     assert nobody.exit_code == 2 and "no such player" in nobody.output
+
+
+def test_the_operator_acts_on_a_moderator_whom_moderators_may_not(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'site.sqlite3'}"
+    player = a_guest(url)
+    runner = CliRunner()
+    assert runner.invoke(app, ["mod", "grant", player, "--database-url", url]).exit_code == 0
+    banned = runner.invoke(
+        app, ["mod", "act", player, "ban_play", "--reason", "abuse", "--database-url", url]
+    )
+    assert banned.exit_code == 0, banned.output
+    assert "ban_play on" in banned.output
+    assert standing(url, player) == (True, ["ban_play", "grant"])
+    again = runner.invoke(
+        app, ["mod", "act", player, "ban_play", "--reason", "x", "--database-url", url]
+    )
+    assert again.exit_code == 2 and "already banned" in again.output
+    unknown = runner.invoke(
+        app, ["mod", "act", player, "explode", "--reason", "x", "--database-url", url]
+    )
+    assert unknown.exit_code == 2

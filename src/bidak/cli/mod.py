@@ -1,4 +1,5 @@
-"""``bidak mod``: grant or revoke the moderator role, for the site's operator.
+"""``bidak mod``: grant or revoke the moderator role, and act on any player (a moderator too),
+for the site's operator.
 
 Both read the same settings as ``bidak serve`` (``BIDAK_DATABASE_URL`` and ``--database-url``).
 Each change is an audit entry on the player's account (they see it on their account page) and a
@@ -16,7 +17,9 @@ from rich.console import Console
 
 from bidak.cli.coins import DatabaseOption, _settings
 
-app = typer.Typer(help="Moderators: grant or revoke the role (each change audited and logged).")
+app = typer.Typer(
+    help="Moderators: grant or revoke the role, act on a player (each audited and logged)."
+)
 console = Console(highlight=False, soft_wrap=True)
 errors = Console(stderr=True, highlight=False, soft_wrap=True)
 
@@ -70,3 +73,41 @@ def revoke(
 ) -> None:
     """Take the moderator role back."""
     _run(player, False, reason, database_url)
+
+
+async def _act(url: str, player_id: str, kind: str, reason: str) -> int:
+    from bidak.server.fairplay import FairPlay, FairPlayError
+    from bidak.server.shared.clocks import SystemClock
+    from bidak.server.shared.store.db import Database
+
+    db = Database(url)
+    try:
+        await db.migrate()
+        try:
+            action = await FairPlay(db, SystemClock()).act(None, player_id, kind, reason)
+        except FairPlayError as refused:
+            errors.print(f"bidak mod: {player_id}: {refused.message}")
+            return 2
+        console.print(f"{kind} on {player_id} by the operator (audit entry {action.id})")
+        return 0
+    finally:
+        await db.close()
+
+
+@app.command("act")
+def act(
+    player: PlayerArgument,
+    kind: Annotated[
+        str,
+        typer.Argument(
+            help="warn, dismiss, mute, unmute, ban (rated play), unban, ban_play, unban_play"
+        ),
+    ],
+    reason: Annotated[str, typer.Option(help="why; the player sees it")],
+    database_url: DatabaseOption = None,
+) -> None:
+    """Act on a player as the operator: the only way to act on a moderator (moderators may
+    not act on each other)."""
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
+    settings = _settings(database_url)
+    raise typer.Exit(asyncio.run(_act(settings.database_url, player, kind, reason)))

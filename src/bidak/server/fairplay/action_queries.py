@@ -164,7 +164,7 @@ def set_moderator(
     return _audit(connection, player_id, None, "grant" if moderator else "revoke", note, at)
 
 
-def _close_reports(connection: Connection, player_id: str, by_id: str, at: datetime) -> None:
+def _close_reports(connection: Connection, player_id: str, by_id: str | None, at: datetime) -> None:
     connection.execute(
         update(_REPORTS)
         .where(_REPORTS.c.reported_id == player_id, _REPORTS.c.open_key.is_not(None))
@@ -178,7 +178,7 @@ def _close_reports(connection: Connection, player_id: str, by_id: str, at: datet
 def act(
     connection: Connection,
     player_id: str,
-    by_id: str,
+    by_id: str | None,
     kind: str,
     note: str,
     at: datetime,
@@ -190,10 +190,11 @@ def act(
     the refund), ``unban``, ``ban_play`` (banned from play: out of the quick match queue at
     once, and no door into play opens for them) or ``unban_play``. Any action is the
     moderator's decision on an account held for one (``held``, a merged guest's restrictions):
-    it is held no longer. :class:`NothingToChange` when it would change nothing,
-    :class:`OnModerator` when the player is a moderator (nothing is stored)."""
+    it is held no longer. ``by_id`` None is the operator (``bidak mod act``), who may act on
+    a moderator. :class:`NothingToChange` when it would change nothing, :class:`OnModerator`
+    when a moderator acts on a moderator (nothing is stored)."""
     player = _standing(connection, player_id, lock=True)
-    if may_act_on(_doors_standing(player)) is not None:
+    if by_id is not None and may_act_on(_doors_standing(player)) is not None:
         raise OnModerator(player_id)
     detail: str | None = None
     if kind == "rename":

@@ -128,11 +128,17 @@ class FairPlay:
         return action
 
     async def act(
-        self, moderator_id: str, player_id: str, kind: str, note: str, name: str | None = None
+        self,
+        moderator_id: str | None,
+        player_id: str,
+        kind: str,
+        note: str,
+        name: str | None = None,
     ) -> Action:
         """A moderator's action (one of :data:`ACTIONS`), in one transaction with its audit
-        entry (a ban with its refunds). Pressed twice at once, it is done once: the second
-        finds it done and is refused (``unchanged``)."""
+        entry (a ban with its refunds); ``moderator_id`` None is the operator's (``bidak mod
+        act``), the only one that may act on a moderator. Pressed twice at once, it is done
+        once: the second finds it done and is refused (``unchanged``)."""
         if kind not in ACTIONS:
             raise FairPlayError("bad_action", f"An action is one of {', '.join(ACTIONS)}")
         if not note.strip():
@@ -161,7 +167,8 @@ class FairPlay:
         except (actions.NothingToChange, KeyTaken) as same:
             # KeyTaken: a twin ban refunded the same matches first and this one rolled back.
             raise FairPlayError("unchanged", f"Nothing to change: {same}") from None
-        log.info("moderator %s: %s on %s (%s)", moderator_id, kind, player_id, note)
+        who = "the operator" if moderator_id is None else f"moderator {moderator_id}"
+        log.warning("%s: %s on %s (%s)", who, kind, player_id, note)
         return action
 
     async def actions_on(self, player_id: str) -> list[Action]:

@@ -185,12 +185,17 @@ async def test_a_practice_match_on_postgres(tmp_path: Path, postgres_url: str) -
 async def test_text_postgres_cannot_store_is_refused_not_a_crash(
     tmp_path: Path, postgres_url: str
 ) -> None:
-    """PostgreSQL refuses NUL characters in text, which SQLite takes: a code with one is
-    simply not a room."""
+    """PostgreSQL refuses NUL characters in text, which SQLite takes: an address with one is
+    refused before any route (400), and a code with one over the WebSocket is simply not a
+    room."""
     settings = server_settings(tmp_path, database_url=postgres_url)
     async with running_server(settings) as running, Client(running) as eve:
-        assert (await eve.http.get("/api/rooms/a%00b")).status_code == 404
-        assert (await eve.http.post("/api/rooms/a%00b/join")).status_code == 404
+        for answer in (
+            await eve.http.get("/api/rooms/a%00b"),
+            await eve.http.post("/api/rooms/a%00b/join"),
+            await eve.http.get("/api/tournaments", params={"x": "a\x00b"}),
+        ):
+            assert answer.status_code == 400 and "NUL" in answer.text
         await eve.connect()
         await eve.send({"type": "join", "room": "a\u0000b"})
         answer = await eve.receive()

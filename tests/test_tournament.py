@@ -232,6 +232,19 @@ def test_at_the_deadline_the_absent_forfeit() -> None:
     assert [(s.a, s.b) for s in bracket.rounds[1]] == [("p0", "p4"), ("p1", "p5")]
 
 
+def test_a_banned_player_never_wins_a_match_by_forfeit() -> None:
+    bracket = new_bracket({f"p{i}": 2000 - i for i in range(8)})
+    # p1 (the better seed) is banned after the draw: neither p1 nor p6 came, p6 goes on; p2 was
+    # banned though they came, and p5 goes on all the same.
+    bracket = forfeit_absent(
+        bracket, present={"p0", "p7", "p2", "p3", "p4"}, started=(), barred={"p1", "p2"}
+    )
+    first = bracket.rounds[0]
+    assert (first[2].winner, first[2].how) == ("p6", "forfeit")
+    assert (first[3].winner, first[3].how) == ("p5", "forfeit")
+    assert first[0].winner == "p0" and first[1].winner == "p3"  # both came: the better seed
+
+
 def test_length_per_round() -> None:
     assert [length_of_round((5,), r) for r in range(3)] == [5, 5, 5]
     assert [length_of_round((3, 5, 7), r) for r in range(5)] == [3, 5, 7, 7, 7]

@@ -145,10 +145,16 @@ def advance(bracket: Bracket, number: int, index: int, winner: str) -> Bracket:
     return _decide(bracket, number, index, winner, "played")
 
 
-def forfeit_absent(bracket: Bracket, present: Collection[str], started: Collection[int]) -> Bracket:
+def forfeit_absent(
+    bracket: Bracket,
+    present: Collection[str],
+    started: Collection[int],
+    barred: Collection[str] = (),
+) -> Bracket:
     """The bracket after the current round's deadline: each undecided match of it whose play
-    has not started (its index not in ``started``) goes to the player who came (is in
-    ``present``), or to the better seed if both or neither came."""
+    has not started (its index not in ``started``) goes to the player who may play when the
+    other is ``barred`` (banned since the bracket was drawn), else to the player who came (is
+    in ``present``), or to the better seed if both or neither came."""
     number = bracket.current_round
     if number is None:
         return bracket
@@ -157,7 +163,10 @@ def forfeit_absent(bracket: Bracket, present: Collection[str], started: Collecti
             continue
         assert slot.a is not None and slot.b is not None
         a_came, b_came = slot.a in present, slot.b in present
-        if a_came != b_came:
+        a_out, b_out = slot.a in barred, slot.b in barred
+        if a_out != b_out:
+            winner = slot.b if a_out else slot.a
+        elif a_came != b_came:
             winner = slot.a if a_came else slot.b
         else:
             winner = min(slot.a, slot.b, key=bracket.seed_of)

@@ -425,7 +425,8 @@ def _knockout_step(connection: Connection, t: Any, now: float, fresh: Iterator[s
                 select(_E.c.player_id).where(_E.c.tournament_id == t.id, _E.c.ready_round == number)
             ).scalars()
         )
-        bracket = forfeit_absent(bracket, present, started)
+        barred = {pid for pid, row in _entrants(connection, t.id).items() if row.barred}
+        bracket = forfeit_absent(bracket, present, started, barred)
         for row in rows:
             slot = bracket.rounds[number][row.slot]
             if slot.how == "forfeit" and slot.winner is not None:

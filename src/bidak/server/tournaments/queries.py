@@ -35,6 +35,7 @@ from bidak.tournament import (
     forfeit_absent,
     length_of_round,
     new_bracket,
+    record_absence,
     record_result,
 )
 from bidak.tournament.knockout import advance, from_json, to_json
@@ -48,6 +49,8 @@ _UNRATED = cast(Table, UnratedMatchRow.__table__)
 _PLAYERS = cast(Table, PlayerRow.__table__)
 
 ACTIVE = ("open", "running")
+NOBODY = ""
+"""The winner stored for an arena match neither player came to (decided: nobody won it)."""
 
 
 class TournamentError(Refusal):
@@ -59,6 +62,8 @@ class Step:
     """What one step did: matches to make rooms for, and whether anything changed."""
 
     planned: list[TournamentMatchRow] = field(default_factory=list)
+    start: list[str] = field(default_factory=list)
+    """Rooms both players came to whose match has not started (a start that failed)."""
     changed: bool = False
     finished: bool = False
 
@@ -218,6 +223,7 @@ def _arena_entrant(row: Any) -> ArenaEntrant:
         last_opponent=row.last_opponent,
         playing=row.room_code is not None,
         paused=bool(row.paused),
+        absences=int(row.absences or 0),
     )
 
 
@@ -232,6 +238,8 @@ def _save_entrant(connection: Connection, tournament_id: str, e: ArenaEntrant) -
             played=e.played,
             last_opponent=e.last_opponent,
             room_code=None,
+            absences=e.absences,
+            paused=e.paused,
         )
     )
 
@@ -295,15 +303,17 @@ def step(
     now: float,
     lease_seconds: float,
     new_code: Callable[[], str],
+    grace: float = 0.0,
 ) -> Step | None:
     """Move the tournament on, if ``owner`` holds (or may take) its lease; None if another
-    process holds it. ``new_code`` makes the room code of each match planned."""
+    process holds it. ``new_code`` makes the room code of each match planned; ``grace``: how
+    long an arena match waits for its players to come to the table (0: it does not)."""
     if not _take_lease(connection, tournament_id, owner, now, lease_seconds):
         return None
     t = _tournament(connection, tournament_id, lock=True)
     fresh = _codes(new_code)
     if t.kind == "arena":
-        return _arena_step(connection, t, now, fresh)
+        return _arena_step(connection, t, now, fresh, grace)
     return _knockout_step(connection, t, now, fresh)
 
 
@@ -312,9 +322,51 @@ def _codes(new_code: Callable[[], str]) -> Iterator[str]:
         yield new_code()
 
 
-def _arena_step(connection: Connection, t: Any, now: float, fresh: Iterator[str]) -> Step:
+def _absences(
+    connection: Connection, t: Any, now: float, grace: float, entrants: dict[str, Any]
+) -> Step:
+    """Arena matches whose grace ran out with their match not started: the one who came wins
+    (:func:`record_absence`), decided with its match row (``how`` = ``absent``) in this
+    transaction, so it counts once; both came: to start (a start that failed)."""
     done = Step()
+    if grace <= 0:
+        return done
+    waiting = connection.execute(
+        select(_M.c.room_code, _M.c.seat0_id, _M.c.seat1_id, _ROOMS.c.came0, _ROOMS.c.came1)
+        .join(_ROOMS, _ROOMS.c.code == _M.c.room_code)
+        .where(
+            _M.c.tournament_id == t.id,
+            _M.c.winner_id.is_(None),
+            _ROOMS.c.match_id.is_(None),
+            _M.c.created_at <= now - grace,
+        )
+        .order_by(_M.c.created_at, _M.c.room_code)
+    )
+    for row in waiting:
+        if row.came0 and row.came1:
+            done.start.append(row.room_code)
+            continue
+        a, b = (_arena_entrant(entrants[p]) for p in (row.seat0_id, row.seat1_id))
+        if row.came0 or row.came1:
+            present, missing = (a, b) if row.came0 else (b, a)
+            after = record_absence(present, missing)
+            winner = present.player
+        else:
+            after, winner = record_absence(None, a, b), NOBODY
+        for entrant in after:
+            _save_entrant(connection, t.id, entrant)
+        _decide(connection, row.room_code, winner, "absent")
+        done.changed = True
+    return done
+
+
+def _arena_step(
+    connection: Connection, t: Any, now: float, fresh: Iterator[str], grace: float = 0.0
+) -> Step:
     entrants = _entrants(connection, t.id)
+    done = _absences(connection, t, now, grace, entrants)
+    if done.changed:
+        entrants = _entrants(connection, t.id)
     for ended in _ended(connection, t.id):
         loser = ended.seat1_id if ended.won_by == ended.seat0_id else ended.seat0_id
         won, lost = record_result(
@@ -385,7 +437,15 @@ def _knockout_step(connection: Connection, t: Any, now: float, fresh: Iterator[s
     if number is not None and number == before and deadline is not None and now >= deadline:
         rows = list(
             connection.execute(
-                select(_M.c.room_code, _M.c.slot, _ROOMS.c.match_id)
+                select(
+                    _M.c.room_code,
+                    _M.c.slot,
+                    _M.c.seat0_id,
+                    _M.c.seat1_id,
+                    _ROOMS.c.match_id,
+                    _ROOMS.c.came0,
+                    _ROOMS.c.came1,
+                )
                 .join(_ROOMS, _ROOMS.c.code == _M.c.room_code, isouter=True)
                 .where(_M.c.tournament_id == t.id, _M.c.round == number)
             )
@@ -396,6 +456,9 @@ def _knockout_step(connection: Connection, t: Any, now: float, fresh: Iterator[s
                 select(_E.c.player_id).where(_E.c.tournament_id == t.id, _E.c.ready_round == number)
             ).scalars()
         )
+        # Opening the match's table is checking in too.
+        present |= {row.seat0_id for row in rows if row.came0}
+        present |= {row.seat1_id for row in rows if row.came1}
         bracket = forfeit_absent(bracket, present, started)
         for row in rows:
             slot = bracket.rounds[number][row.slot]
@@ -440,23 +503,19 @@ def _save_bracket(
     )
 
 
-def unmade(connection: Connection, tournament_id: str) -> list[Any]:
-    """Undecided matches whose room is not made, or (arena: started at once) not started:
-    what a process that died between planning and making left, with the tournament's kind
-    and move clock."""
+def unmade(connection: Connection, tournament_id: str, at_once: bool = False) -> list[Any]:
+    """Undecided matches whose room is not made, or (an arena's when ``at_once``: started at
+    once, with no grace) not started: what a process that died between planning and making
+    left, with the tournament's kind and move clock."""
+    missing: Any = _ROOMS.c.code.is_(None)
+    if at_once:
+        missing = or_(missing, and_(_T.c.kind == "arena", _ROOMS.c.match_id.is_(None)))
     return list(
         connection.execute(
             select(_M, _T.c.kind, _T.c.move_seconds)
             .join(_T, _T.c.id == _M.c.tournament_id)
             .join(_ROOMS, _ROOMS.c.code == _M.c.room_code, isouter=True)
-            .where(
-                _M.c.tournament_id == tournament_id,
-                _M.c.winner_id.is_(None),
-                or_(
-                    _ROOMS.c.code.is_(None),
-                    and_(_T.c.kind == "arena", _ROOMS.c.match_id.is_(None)),
-                ),
-            )
+            .where(_M.c.tournament_id == tournament_id, _M.c.winner_id.is_(None), missing)
         )
     )
 

@@ -14,11 +14,13 @@ from bidak.server.tournaments.queries import TournamentError
 from bidak.server.tournaments.schemas import (
     Created,
     KnockoutIn,
+    Mine,
     NextMatch,
     PauseIn,
     SeatOut,
     SlotOut,
     StandingOut,
+    TableTournament,
     TournamentItem,
     TournamentList,
     TournamentView,
@@ -73,6 +75,23 @@ async def create(body: KnockoutIn, player: PlayerDep, services: TournamentDep) -
     except TournamentError as error:
         raise _refused(error) from error
     return Created(id=made)
+
+
+@router.get("/mine", response_model=Mine)
+async def mine(player: PlayerDep, services: TournamentDep) -> Mine:
+    """Whether you are in a tournament not over, and the match whose table waits for you:
+    every page of yours goes there (asked when the page loads and its socket opens)."""
+    return Mine.model_validate(await services.tournaments.mine(player.id))
+
+
+@router.get("/room/{code}", response_model=TableTournament)
+async def of_room(code: str, player: PlayerDep, services: TournamentDep) -> TableTournament:
+    """The tournament a table belongs to, for its header and match-over dialog; 404 when it
+    belongs to none."""
+    found = await services.tournaments.of_room(code.strip().upper(), player.id)
+    if found is None:
+        raise HTTPException(404, "That table is no tournament's")
+    return TableTournament.model_validate(found)
 
 
 @router.get("/{tournament_id}", response_model=TournamentView)

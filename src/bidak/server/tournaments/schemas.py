@@ -138,3 +138,5 @@ class TableTournament(BaseModel):
     next_room: str | None = Field(description="the room of your next match, once paired")
     waiting: bool = Field(description="arena: you are free and wait for an opponent")
     paused: bool
+    absences: int = Field(description="arena: matches in a row you did not come to")
+    grace: float = Field(description="how long a match waits for its players, in seconds")

@@ -202,7 +202,12 @@ class Tournaments:
 
     async def of_room(self, code: str, player_id: str) -> dict[str, Any] | None:
         """The tournament of a table, as its player (or a spectator) sees it there."""
-        return await self.db.read(partial(whereabouts.of_room, code=code, player_id=player_id))
+        found = await self.db.read(
+            partial(whereabouts.of_room, code=code, player_id=player_id)
+        )
+        if found is not None:
+            found["grace"] = self.settings.tournament_grace_seconds
+        return found
 
     async def listing(self) -> list[dict[str, Any]]:
         return await self.db.read(partial(queries.listing, since=self.clock.now() - 3600))

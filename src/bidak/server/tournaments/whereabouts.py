@@ -93,7 +93,7 @@ def of_room(connection: Connection, code: str, player_id: str) -> dict[str, Any]
         .limit(1)
     ).scalar_one_or_none()
     entrant = connection.execute(
-        select(_E.c.room_code, _E.c.paused).where(
+        select(_E.c.room_code, _E.c.paused, _E.c.absences).where(
             _E.c.tournament_id == t.id, _E.c.player_id == player_id
         )
     ).first()
@@ -117,4 +117,5 @@ def of_room(connection: Connection, code: str, player_id: str) -> dict[str, Any]
         "next_room": following,
         "waiting": bool(waiting),
         "paused": bool(entrant.paused) if entrant is not None else False,
+        "absences": int(entrant.absences or 0) if entrant is not None else 0,
     }

@@ -14,12 +14,18 @@ import { copyText, toast } from "./ui.js";
  * @param {TableView} v
  * @param {{ decorate: (container: HTMLElement, player: number) => void, bar: () => HTMLElement | null }} talk
  * @param {(path: string) => void} navigate
+ * @param {{ id: () => string | null, grace: () => number | null }} tour the table's tournament, if any
  */
-export function createSeats(v, talk, navigate) {
+export function createSeats(v, talk, navigate, tour) {
   function matchBar(/** @type {HTMLElement} */ node) {
     const tb = v.table;
+    const tid = tour.id();
     /** @type {HTMLElement[]} */
-    const parts = [button("nav.back", () => navigate("/"), { class: "btn ghost small", "aria-label": t("nav.lobby") })];
+    const parts = [
+      tid
+        ? button("nav.back", () => navigate(`/t/${tid}`), { class: "btn ghost small", "aria-label": t("tour.back") })
+        : button("nav.back", () => navigate("/"), { class: "btn ghost small", "aria-label": t("nav.lobby") }),
+    ];
     if (tb) {
       const me = tb.viewer,
         them = 1 - me;
@@ -34,7 +40,12 @@ export function createSeats(v, talk, navigate) {
         ),
       );
     } else parts.push(h("div", { class: "score" }));
-    const kind = v.kind === "practice" ? "room.practice" : v.kind === "quick" ? "room.quick" : "room.friend";
+    const kind = {
+      practice: "room.practice",
+      quick: "room.quick",
+      tournament: "room.tournament",
+      friend: "room.friend",
+    }[v.kind || "friend"];
     parts.push(
       h(
         "span",
@@ -115,6 +126,19 @@ export function createSeats(v, talk, navigate) {
     node.classList.toggle("hidden", !shown);
     root.classList.toggle("is-waiting", shown);
     if (!shown || !v.info) return;
+    if (v.kind === "tournament") {
+      // A tournament's table before both players came: nobody's clock runs yet.
+      clear(node).append(
+        h(
+          "div",
+          { class: "card center-card", id: "tour-table-waiting" },
+          tx("tour.table_waiting_title", null, "h2"),
+          tx("tour.table_waiting_body", { n: Math.round(tour.grace() ?? 20) }, "p"),
+          h("div", { class: "spinner-row" }, h("span", { class: "spinner" }), tx("invite.waiting")),
+        ),
+      );
+      return;
+    }
     const link = v.info.invite_url || `${location.origin}/#/room/${v.code}`;
     const input = h("input", {
       class: "invite-input",

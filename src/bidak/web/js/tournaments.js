@@ -7,6 +7,7 @@
 import { ApiError, api } from "./api.js";
 import { button, clear, h, raw, tx } from "./dom.js";
 import { onLanguage, t } from "./i18n.js";
+import { checkTournaments, onTournamentMessage } from "./tournament-follow.js";
 import { copyText, formatClock, toast } from "./ui.js";
 
 /** @import { TournamentItem, TournamentView, BracketSlot, TournamentMessage } from "./types.js" */
@@ -196,9 +197,9 @@ export function mountTournament(root, id, { navigate }) {
       } catch {
         return;
       }
-      if (message.type !== "tournament" || message.tournament !== id) return;
-      if (message.state === "paired" && view?.kind === "arena") navigate(`/room/${message.room}`);
-      else load();
+      if (message.type !== "tournament") return;
+      onTournamentMessage(message); // paired: to the new table, in any tournament
+      if (message.tournament === id) load();
     };
   }
 
@@ -239,7 +240,10 @@ export function mountTournament(root, id, { navigate }) {
         "div",
         { class: "tour-actions" },
         canJoin
-          ? button("tour.join", () => act(() => api.joinTournament(id)), { class: "btn primary", id: "tour-join" })
+          ? button("tour.join", () => act(() => api.joinTournament(id).then(checkTournaments)), {
+              class: "btn primary",
+              id: "tour-join",
+            })
           : null,
         v.joined && v.kind === "arena" && v.status !== "finished"
           ? button(
@@ -265,8 +269,24 @@ export function mountTournament(root, id, { navigate }) {
 
   function nextMatch(/** @type {TournamentView} */ v) {
     const next = v.next_match;
+    if (!next && v.kind === "arena" && v.status === "running" && v.joined && !v.paused) {
+      // The odd one out of a pairing pass: paired as soon as someone is free.
+      return h(
+        "section",
+        { class: "card tour-next", id: "tour-next" },
+        tx("tour.next", null, "h3"),
+        h(
+          "p",
+          { class: "spinner-row", id: "tour-waiting" },
+          h("span", { class: "spinner" }),
+          tx("tour.waiting_opponent"),
+        ),
+      );
+    }
     if (!next) return null;
-    const waiting = !next.started;
+    // A knockout's match waits for both to check in (coming to the table is checking in too);
+    // an arena's table is simply opened.
+    const waiting = !next.started && v.kind === "knockout";
     return h(
       "section",
       { class: "card tour-next", id: "tour-next" },
@@ -277,8 +297,9 @@ export function mountTournament(root, id, { navigate }) {
             "tour.ready",
             () =>
               act(async () => {
+                // Checked in, to the table: the match starts when both are there.
                 const answer = await api.readyTournament(id);
-                if (answer?.started) navigate(`/room/${answer.room}`);
+                if (answer) navigate(`/room/${answer.room}`);
               }),
             { class: "btn primary", id: "tour-ready" },
           )

@@ -202,9 +202,7 @@ class Tournaments:
 
     async def of_room(self, code: str, player_id: str) -> dict[str, Any] | None:
         """The tournament of a table, as its player (or a spectator) sees it there."""
-        found = await self.db.read(
-            partial(whereabouts.of_room, code=code, player_id=player_id)
-        )
+        found = await self.db.read(partial(whereabouts.of_room, code=code, player_id=player_id))
         if found is not None:
             found["grace"] = self.settings.tournament_grace_seconds
         return found

@@ -280,6 +280,13 @@ def _plan(
     now: float,
     place: tuple[int, int] | None = None,
 ) -> TournamentMatchRow:
+    # Strictly after the tournament's last plan, even on a clock that stands still (a test's),
+    # so a player's matches have an order (the table says "match 3").
+    last = connection.execute(
+        select(func.max(_M.c.created_at)).where(_M.c.tournament_id == t.id)
+    ).scalar_one_or_none()
+    if last is not None and now <= last:
+        now = last + 0.001
     row = TournamentMatchRow(
         room_code=code,
         tournament_id=t.id,

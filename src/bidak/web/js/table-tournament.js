@@ -20,7 +20,7 @@ export function createTableTournament({ code, view, navigate, redraw }) {
   /** @type {TableTournament | null} */
   let info = null;
   let stopped = false;
-  const bar = h("div", { class: "tour-bar hidden", id: "tour-bar" });
+  const bar = h("div", { class: "tour-bar hidden", id: "tour-bar", "data-room": code });
   const panel = h("div", { class: "tour-after", id: "tour-after" });
 
   let asked = false;

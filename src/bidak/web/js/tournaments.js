@@ -435,7 +435,7 @@ export function mountTournament(root, id, { navigate }) {
         header(v),
         nextMatch(v),
         v.kind === "arena" ? standings(v) : v.bracket ? bracket(v) : entrants(v),
-        button("nav.lobby", () => navigate("/"), { class: "btn ghost small" }),
+        button("nav.lobby", () => navigate("/"), { class: "btn ghost small", id: "tour-back-lobby" }),
       ),
     );
     const bracketNow = root.querySelector(".bracket");

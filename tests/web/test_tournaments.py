@@ -87,6 +87,8 @@ def test_joining_an_arena_from_the_lobby_then_being_paired(server: Any, pages: A
         arg=room,
     )
     alice.wait_for_selector("#tour-table-waiting")
+    assert untranslated(alice) == []
+    keep(alice, "tournament-table-waiting-phone")
     alice.click("#tour-bar-standings")
     alice.wait_for_selector("#tour-next #tour-play")
     assert alice.url.endswith(f"#/t/{tid}")

@@ -23,7 +23,11 @@ export function createSeats(v, talk, navigate, tour) {
     /** @type {HTMLElement[]} */
     const parts = [
       tid
-        ? button("nav.back", () => navigate(`/t/${tid}`), { class: "btn ghost small", "aria-label": t("tour.back") })
+        ? button("nav.back_tournament", () => navigate(`/t/${tid}`), {
+            class: "btn ghost small",
+            "aria-label": t("tour.back"),
+            id: "tour-bar-back",
+          })
         : button("nav.back", () => navigate("/"), { class: "btn ghost small", "aria-label": t("nav.lobby") }),
     ];
     if (tb) {
@@ -134,7 +138,7 @@ export function createSeats(v, talk, navigate, tour) {
           { class: "card center-card", id: "tour-table-waiting" },
           tx("tour.table_waiting_title", null, "h2"),
           tx("tour.table_waiting_body", { n: Math.round(tour.grace() ?? 20) }, "p"),
-          h("div", { class: "spinner-row" }, h("span", { class: "spinner" }), tx("invite.waiting")),
+          h("div", { class: "spinner-row" }, h("span", { class: "spinner" }), tx("tour.opponent_coming")),
         ),
       );
       return;

@@ -146,7 +146,7 @@ def test_an_arena_walks_its_players_from_table_to_table(server: Any, pages: Any)
     cat.wait_for_selector("#tour-waiting")
     assert "Arena 30" in ann.inner_text("#tour-bar")
     assert "Match 1" in ann.inner_text("#tour-bar")
-    assert "Tournament" in ann.inner_text(".match-bar")
+    assert "Tournament" in ann.inner_text(".match-bar")  # its back button
     assert "Friend room" not in ann.inner_text("#main")
     assert untranslated(ann) == []
     problems, _ = layout_problems(ann, [])

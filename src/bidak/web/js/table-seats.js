@@ -54,7 +54,8 @@ export function createSeats(v, talk, navigate, tour) {
       h(
         "span",
         { class: "match-bar-end" },
-        v.seat !== null && v.table ? tx(kind, null, "span", { class: "muted small" }) : null,
+        // A tournament's table: its bar (table-tournament.js) names the tournament instead.
+        v.seat !== null && v.table && !tid ? tx(kind, null, "span", { class: "muted small" }) : null,
       ),
     );
     clear(node).append(...parts);

@@ -102,7 +102,7 @@ async def test_an_arena_match_waits_for_its_players_and_the_absent_forfeit(setti
             )
             await clock.advance(5)
             assert await other.tick() == 0  # the first one's lease holds for 10 s
-            await clock.advance(15)  # the lease has run out, and the grace
+            await clock.advance(16)  # the lease has run out, and the grace
             assert await other.tick() == 1
             table = await standing(ann)
             assert table[ids[1]] == (0, True)  # absent twice in a row: paused

@@ -152,6 +152,12 @@ def test_an_arena_walks_its_players_from_table_to_table(server: Any, pages: Any)
     problems, _ = layout_problems(ann, [])
     assert problems == []
     screenshot(ann, "tournament-table-phone")
+    set_language(ann, "fi")  # the longest words
+    assert untranslated(ann) == []
+    problems, _ = layout_problems(ann, [])
+    assert problems == []
+    screenshot(ann, "tournament-table-phone-fi")
+    set_language(ann, "en")
 
     # Bob gives up. Re-pairing 1: Ann, on her finished table, meets Cat, on the tournament's
     # page. Bob, the odd one out now, stays on his finished table, whose dialog says he waits

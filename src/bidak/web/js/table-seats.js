@@ -14,7 +14,8 @@ import { copyText, toast } from "./ui.js";
  * @param {TableView} v
  * @param {{ decorate: (container: HTMLElement, player: number) => void, bar: () => HTMLElement | null }} talk
  * @param {(path: string) => void} navigate
- * @param {{ id: () => string | null, grace: () => number | null }} tour the table's tournament, if any
+ * @param {{ id: () => string | null, grace: () => number | null, kind: () => string | null }} tour the table's
+ *   tournament, if any
  */
 export function createSeats(v, talk, navigate, tour) {
   function matchBar(/** @type {HTMLElement} */ node) {
@@ -138,7 +139,9 @@ export function createSeats(v, talk, navigate, tour) {
           "div",
           { class: "card center-card", id: "tour-table-waiting" },
           tx("tour.table_waiting_title", null, "h2"),
-          tx("tour.table_waiting_body", { n: Math.round(tour.grace() ?? 20) }, "p"),
+          tour.kind() === "knockout"
+            ? tx("tour.table_waiting_knockout", null, "p")
+            : tx("tour.table_waiting_body", { n: Math.round(tour.grace() ?? 20) }, "p"),
           h("div", { class: "spinner-row" }, h("span", { class: "spinner" }), tx("tour.opponent_coming")),
         ),
       );

@@ -113,6 +113,7 @@ export function createTableTournament({ code, view, navigate, redraw }) {
     /** The tournament's id, once known (the match bar's back and the dialog go there). */
     id: () => info?.id ?? null,
     grace: () => info?.grace ?? null,
+    kind: () => info?.kind ?? null,
     redraw: draw,
     stop() {
       stopped = true;

@@ -120,3 +120,49 @@ async def test_an_arena_match_waits_for_its_players_and_the_absent_forfeit(setti
         finally:
             for client in clients:
                 await client.__aexit__(None, None, None)
+
+
+async def test_a_knockouts_next_round_waits_for_its_players_then_the_absent_lose(
+    settings: Any,
+) -> None:
+    clock = ManualClock()
+    async with running_server(settings, clock) as running:
+        clients = [Client(running) for _ in range(4)]
+        for client in clients:
+            await client.__aenter__()
+        try:
+            ids = [await me(c) for c in clients]
+            service = running.services.tournaments
+            rooms = running.services.rooms
+            tid = await service.create_knockout(ids[0], "Cup", 4, (3,), 30, 0.0, 600.0)
+            for i, pid in enumerate(ids):
+                await service.join(tid, pid, 1900 - 100 * i)  # seed i + 1
+            await service.tick()
+            semis = (await look(clients[0], tid))["bracket"][0]
+            assert [(s["a"]["id"], s["b"]["id"]) for s in semis] == [
+                (ids[0], ids[3]),
+                (ids[1], ids[2]),
+            ]
+            # The first round: its players come to their tables; the worse seeds give up.
+            for slot, loser in zip(semis, (ids[3], ids[2]), strict=True):
+                for pid in (slot["a"]["id"], slot["b"]["id"]):
+                    await rooms.arrive(slot["room"], pid)
+                await rooms.submit(slot["room"], loser, ForfeitMatch, None)
+            await service.tick()
+            final = (await look(clients[0], tid))["bracket"][1][0]
+            assert (final["a"]["id"], final["b"]["id"]) == (ids[0], ids[1])
+            # The final: seed 2 opens the table, seed 1 does not. 19 s: it waits; past 20 s
+            # (plans on a clock that stands still are a millisecond apart): seed 1, who would
+            # win a tie of absences, loses it, and the cup is over.
+            await clients[1].join(final["room"])
+            await clock.advance(19)
+            await service.tick()
+            assert (await look(clients[0], tid))["status"] == "running"
+            await clock.advance(2)
+            await service.tick()
+            view = await look(clients[0], tid)
+            assert view["status"] == "finished" and view["winner"] == ids[1]
+            assert view["bracket"][1][0]["how"] == "forfeit"
+        finally:
+            for client in clients:
+                await client.__aexit__(None, None, None)

@@ -321,7 +321,7 @@ def step(
     fresh = _codes(new_code)
     if t.kind == "arena":
         return _arena_step(connection, t, now, fresh, grace)
-    return _knockout_step(connection, t, now, fresh)
+    return _knockout_step(connection, t, now, fresh, grace)
 
 
 def _codes(new_code: Callable[[], str]) -> Iterator[str]:
@@ -418,7 +418,58 @@ def _finish(connection: Connection, tournament_id: str, status: str, winner: str
     )
 
 
-def _knockout_step(connection: Connection, t: Any, now: float, fresh: Iterator[str]) -> Step:
+def _knockout_grace(
+    connection: Connection, t: Any, bracket: Bracket, now: float, grace: float, done: Step
+) -> Bracket:
+    """A knockout's next round (after its first, whose players check in until the round's
+    deadline): a match planned at least ``grace`` ago whose match has not started goes to the
+    player who came to its table, or to the better seed when neither did (a bracket never
+    stalls); both came (a start that failed): to start."""
+    number = bracket.current_round
+    if grace <= 0 or number is None or number < 1:
+        return bracket
+    rows = list(
+        connection.execute(
+            select(
+                _M.c.room_code,
+                _M.c.slot,
+                _M.c.seat0_id,
+                _M.c.seat1_id,
+                _M.c.created_at,
+                _ROOMS.c.match_id,
+                _ROOMS.c.came0,
+                _ROOMS.c.came1,
+            )
+            .join(_ROOMS, _ROOMS.c.code == _M.c.room_code)
+            .where(_M.c.tournament_id == t.id, _M.c.round == number, _M.c.winner_id.is_(None))
+        )
+    )
+    late = []
+    for row in rows:
+        if row.match_id is not None or row.created_at > now - grace:
+            continue
+        if row.came0 and row.came1:
+            done.start.append(row.room_code)
+        else:
+            late.append(row)
+    if not late:
+        return bracket
+    present = {row.seat0_id for row in late if row.came0} | {
+        row.seat1_id for row in late if row.came1
+    }
+    keep = set(range(len(bracket.rounds[number]))) - {row.slot for row in late}
+    bracket = forfeit_absent(bracket, present, keep)
+    for row in late:
+        slot = bracket.rounds[number][row.slot]
+        if slot.winner is not None:
+            _decide(connection, row.room_code, slot.winner, "forfeit")
+    done.changed = True
+    return bracket
+
+
+def _knockout_step(
+    connection: Connection, t: Any, now: float, fresh: Iterator[str], grace: float = 0.0
+) -> Step:
     done = Step()
     if t.status == "open":
         if now < t.starts_at:
@@ -472,6 +523,7 @@ def _knockout_step(connection: Connection, t: Any, now: float, fresh: Iterator[s
             if slot.how == "forfeit" and slot.winner is not None:
                 _decide(connection, row.room_code, slot.winner, "forfeit")
         done.changed = True
+    bracket = _knockout_grace(connection, t, bracket, now, grace, done)
     if bracket.current_round != before:
         deadline = now + float(t.round_seconds or 0)
     if bracket.champion is not None:

@@ -5,13 +5,13 @@ tournament's lease with one conditional update (so of two processes exactly one 
 holder that lost it changes nothing), then records the matches that ended (a result is written
 with its match marked decided, so it counts once), and plans the next matches (their rows, with
 the room codes to make, before any room exists: a process that dies after the commit leaves a
-plan the next holder carries out).
+plan the next holder carries out). The grace of a match waiting for its players is in
+:mod:`.grace`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import Any, cast
 
 from sqlalchemy import Table, and_, func, insert, or_, select, update
@@ -19,53 +19,44 @@ from sqlalchemy.engine import Connection
 
 from bidak.server.shared.refusal import Refusal
 from bidak.server.shared.store.models import (
-    EntrantRow,
     PlayerRow,
     RatedMatchRow,
-    RoomRow,
     TournamentMatchRow,
     TournamentRow,
     UnratedMatchRow,
 )
 from bidak.server.shared.store.rows import insert_rows
+from bidak.server.tournaments.grace import arena_absences, knockout_grace
+from bidak.server.tournaments.rows import (
+    ROOMS,
+    E,
+    M,
+    Step,
+    T,
+    arena_entrant,
+    decide,
+    save_entrant,
+)
 from bidak.tournament import (
-    ArenaEntrant,
     Bracket,
     arena_pairs,
     forfeit_absent,
     length_of_round,
     new_bracket,
-    record_absence,
     record_result,
 )
 from bidak.tournament.knockout import advance, from_json, to_json
 
-_T = cast(Table, TournamentRow.__table__)
-_E = cast(Table, EntrantRow.__table__)
-_M = cast(Table, TournamentMatchRow.__table__)
-_ROOMS = cast(Table, RoomRow.__table__)
+_T, _E, _M, _ROOMS = T, E, M, ROOMS
 _RATED = cast(Table, RatedMatchRow.__table__)
 _UNRATED = cast(Table, UnratedMatchRow.__table__)
 _PLAYERS = cast(Table, PlayerRow.__table__)
 
 ACTIVE = ("open", "running")
-NOBODY = ""
-"""The winner stored for an arena match neither player came to (decided: nobody won it)."""
 
 
 class TournamentError(Refusal):
     """A tournament request the server refuses (see :class:`Refusal`)."""
-
-
-@dataclass
-class Step:
-    """What one step did: matches to make rooms for, and whether anything changed."""
-
-    planned: list[TournamentMatchRow] = field(default_factory=list)
-    start: list[str] = field(default_factory=list)
-    """Rooms both players came to whose match has not started (a start that failed)."""
-    changed: bool = False
-    finished: bool = False
 
 
 def create(connection: Connection, row: TournamentRow) -> bool:
@@ -212,38 +203,6 @@ def _entrants(connection: Connection, tournament_id: str) -> dict[str, Any]:
     }
 
 
-def _arena_entrant(row: Any) -> ArenaEntrant:
-    return ArenaEntrant(
-        row.player_id,
-        row.rating,
-        score=row.score,
-        streak=row.streak,
-        wins=row.wins,
-        played=row.played,
-        last_opponent=row.last_opponent,
-        playing=row.room_code is not None,
-        paused=bool(row.paused),
-        absences=int(row.absences or 0),
-    )
-
-
-def _save_entrant(connection: Connection, tournament_id: str, e: ArenaEntrant) -> None:
-    connection.execute(
-        update(_E)
-        .where(_E.c.tournament_id == tournament_id, _E.c.player_id == e.player)
-        .values(
-            score=e.score,
-            streak=e.streak,
-            wins=e.wins,
-            played=e.played,
-            last_opponent=e.last_opponent,
-            room_code=None,
-            absences=e.absences,
-            paused=e.paused,
-        )
-    )
-
-
 def _ended(connection: Connection, tournament_id: str) -> list[Any]:
     """Undecided matches of the tournament whose end is stored, rated or not (a guest, a pair's
     fourth match of the day, a player banned from rated play): (match row, winner)."""
@@ -260,14 +219,6 @@ def _ended(connection: Connection, tournament_id: str) -> list[Any]:
             )
             .order_by(_M.c.created_at, _M.c.room_code)
         )
-    )
-
-
-def _decide(connection: Connection, room_code: str, winner: str, how: str) -> None:
-    connection.execute(
-        update(_M)
-        .where(_M.c.room_code == room_code, _M.c.winner_id.is_(None))
-        .values(winner_id=winner, how=how)
     )
 
 
@@ -329,59 +280,21 @@ def _codes(new_code: Callable[[], str]) -> Iterator[str]:
         yield new_code()
 
 
-def _absences(
-    connection: Connection, t: Any, now: float, grace: float, entrants: dict[str, Any]
-) -> Step:
-    """Arena matches whose grace ran out with their match not started: the one who came wins
-    (:func:`record_absence`), decided with its match row (``how`` = ``absent``) in this
-    transaction, so it counts once; both came: to start (a start that failed)."""
-    done = Step()
-    if grace <= 0:
-        return done
-    waiting = connection.execute(
-        select(_M.c.room_code, _M.c.seat0_id, _M.c.seat1_id, _ROOMS.c.came0, _ROOMS.c.came1)
-        .join(_ROOMS, _ROOMS.c.code == _M.c.room_code)
-        .where(
-            _M.c.tournament_id == t.id,
-            _M.c.winner_id.is_(None),
-            _ROOMS.c.match_id.is_(None),
-            _M.c.created_at <= now - grace,
-        )
-        .order_by(_M.c.created_at, _M.c.room_code)
-    )
-    for row in waiting:
-        if row.came0 and row.came1:
-            done.start.append(row.room_code)
-            continue
-        a, b = (_arena_entrant(entrants[p]) for p in (row.seat0_id, row.seat1_id))
-        if row.came0 or row.came1:
-            present, missing = (a, b) if row.came0 else (b, a)
-            after = record_absence(present, missing)
-            winner = present.player
-        else:
-            after, winner = record_absence(None, a, b), NOBODY
-        for entrant in after:
-            _save_entrant(connection, t.id, entrant)
-        _decide(connection, row.room_code, winner, "absent")
-        done.changed = True
-    return done
-
-
 def _arena_step(
     connection: Connection, t: Any, now: float, fresh: Iterator[str], grace: float = 0.0
 ) -> Step:
     entrants = _entrants(connection, t.id)
-    done = _absences(connection, t, now, grace, entrants)
+    done = arena_absences(connection, t, now, grace, entrants)
     if done.changed:
         entrants = _entrants(connection, t.id)
     for ended in _ended(connection, t.id):
         loser = ended.seat1_id if ended.won_by == ended.seat0_id else ended.seat0_id
         won, lost = record_result(
-            _arena_entrant(entrants[ended.won_by]), _arena_entrant(entrants[loser])
+            arena_entrant(entrants[ended.won_by]), arena_entrant(entrants[loser])
         )
         for entrant in (won, lost):
-            _save_entrant(connection, t.id, entrant)
-        _decide(connection, ended.room_code, ended.won_by, "played")
+            save_entrant(connection, t.id, entrant)
+        decide(connection, ended.room_code, ended.won_by, "played")
         done.changed = True
     if done.changed:
         entrants = _entrants(connection, t.id)
@@ -391,7 +304,7 @@ def _arena_step(
     over = t.ends_at is not None and now >= t.ends_at
     if now >= t.starts_at and not over:
         length = int(t.lengths["rounds"][0])
-        for a, b in arena_pairs(_arena_entrant(row) for row in entrants.values()):
+        for a, b in arena_pairs(arena_entrant(row) for row in entrants.values()):
             code = next(fresh)
             done.planned.append(_plan(connection, t, code, (a.player, b.player), length, now))
             connection.execute(
@@ -418,55 +331,6 @@ def _finish(connection: Connection, tournament_id: str, status: str, winner: str
     )
 
 
-def _knockout_grace(
-    connection: Connection, t: Any, bracket: Bracket, now: float, grace: float, done: Step
-) -> Bracket:
-    """A knockout's next round (after its first, whose players check in until the round's
-    deadline): a match planned at least ``grace`` ago whose match has not started goes to the
-    player who came to its table, or to the better seed when neither did (a bracket never
-    stalls); both came (a start that failed): to start."""
-    number = bracket.current_round
-    if grace <= 0 or number is None or number < 1:
-        return bracket
-    rows = list(
-        connection.execute(
-            select(
-                _M.c.room_code,
-                _M.c.slot,
-                _M.c.seat0_id,
-                _M.c.seat1_id,
-                _M.c.created_at,
-                _ROOMS.c.match_id,
-                _ROOMS.c.came0,
-                _ROOMS.c.came1,
-            )
-            .join(_ROOMS, _ROOMS.c.code == _M.c.room_code)
-            .where(_M.c.tournament_id == t.id, _M.c.round == number, _M.c.winner_id.is_(None))
-        )
-    )
-    late = []
-    for row in rows:
-        if row.match_id is not None or row.created_at > now - grace:
-            continue
-        if row.came0 and row.came1:
-            done.start.append(row.room_code)
-        else:
-            late.append(row)
-    if not late:
-        return bracket
-    present = {row.seat0_id for row in late if row.came0} | {
-        row.seat1_id for row in late if row.came1
-    }
-    keep = set(range(len(bracket.rounds[number]))) - {row.slot for row in late}
-    bracket = forfeit_absent(bracket, present, keep)
-    for row in late:
-        slot = bracket.rounds[number][row.slot]
-        if slot.winner is not None:
-            _decide(connection, row.room_code, slot.winner, "forfeit")
-    done.changed = True
-    return bracket
-
-
 def _knockout_step(
     connection: Connection, t: Any, now: float, fresh: Iterator[str], grace: float = 0.0
 ) -> Step:
@@ -489,7 +353,7 @@ def _knockout_step(
     for ended in _ended(connection, t.id):
         if ended.round == bracket.current_round:
             bracket = advance(bracket, ended.round, ended.slot, ended.won_by)
-            _decide(connection, ended.room_code, ended.won_by, "played")
+            decide(connection, ended.room_code, ended.won_by, "played")
             done.changed = True
     number = bracket.current_round
     if number is not None and number == before and deadline is not None and now >= deadline:
@@ -521,9 +385,9 @@ def _knockout_step(
         for row in rows:
             slot = bracket.rounds[number][row.slot]
             if slot.how == "forfeit" and slot.winner is not None:
-                _decide(connection, row.room_code, slot.winner, "forfeit")
+                decide(connection, row.room_code, slot.winner, "forfeit")
         done.changed = True
-    bracket = _knockout_grace(connection, t, bracket, now, grace, done)
+    bracket = knockout_grace(connection, t, bracket, now, grace, done)
     if bracket.current_round != before:
         deadline = now + float(t.round_seconds or 0)
     if bracket.champion is not None:

@@ -113,6 +113,8 @@ def pair_and_follow(
         left = WITHIN_MS - (time.monotonic() - paired_at) * 1000
         assert left > 0, "the pairing took too long to read back"
         at_table(pages[pid], room, timeout=left)
+        took = (time.monotonic() - paired_at) * 1000
+        print(f"{pid} at the table of {room} {took:.0f} ms after its cause")  # for -s
     return rooms
 
 

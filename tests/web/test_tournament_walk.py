@@ -187,9 +187,15 @@ def test_an_arena_walks_its_players_from_table_to_table(server: Any, pages: Any)
         started_without_strikes(page)
     ann.wait_for_selector("#match-over #tour-waiting")
 
-    # Nobody was ever absent: every match was played, none forfeited by absence.
+    # Nobody was ever absent: every match was played, none forfeited by absence, and the
+    # stored matches counted no strike on anyone (the issue saw [3, 0] on the absent seat).
     matches = rooms_of(running, tid)
     assert [how for *_, how in matches] == ["played", "played", None]
+    rooms = running.services.rooms
+    for code, *_ in matches:
+        match_id = running.call(lambda code=code: rooms.room(code)).match_id
+        assert match_id is not None
+        assert running.call(lambda m=match_id: rooms.live(m)).state.strikes == (0, 0)
     for code in ("id", "fi"):
         set_language(bob, code)
         assert untranslated(bob) == []

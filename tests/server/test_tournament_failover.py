@@ -57,7 +57,24 @@ async def read(running: Running, statement: Any) -> list[Any]:
 
 
 async def play_out(running: Running, strength: dict[str, float]) -> int:
-    """Every match in play in a tournament ends: the weaker gives up. How many ended."""
+    """Every match in play in a tournament ends: the weaker gives up. How many ended. An
+    arena's players first open the tables waiting for them (a match starts when both have)."""
+    waiting = await read(
+        running,
+        select(
+            TournamentMatchRow.room_code, TournamentMatchRow.seat0_id, TournamentMatchRow.seat1_id
+        )
+        .join(RoomRow, RoomRow.code == TournamentMatchRow.room_code)
+        .join(TournamentRow, TournamentRow.id == TournamentMatchRow.tournament_id)
+        .where(
+            TournamentMatchRow.winner_id.is_(None),
+            RoomRow.match_id.is_(None),
+            TournamentRow.kind == "arena",
+        ),
+    )
+    for room, a, b in waiting:
+        for player in (a, b):
+            await running.services.rooms.arrive(room, player)
     playing = await read(
         running,
         select(

@@ -82,6 +82,24 @@ class Player:
             self.cookie = f"bidak_session={answer.cookies['bidak_session']}"
         return answer.json() if answer.content else None
 
+    async def come(self, room: str) -> None:
+        """Open the table of ``room`` (a match starts when both players have), as a page does
+        when the player is paired; the table's first answer is its snapshot."""
+        url = self.base.replace("http", "ws", 1) + "/ws"
+        async with connect(
+            url,
+            additional_headers={"Cookie": self.cookie},
+            origin=Origin(self.base),
+            proxy=None,
+            open_timeout=WAIT,
+        ) as socket:
+            await socket.send(json.dumps({"type": "join", "room": room}))
+            while True:
+                message = json.loads(str(await asyncio.wait_for(socket.recv(), WAIT)))
+                assert message["type"] != "error", message
+                if message["type"] == "snapshot":
+                    return
+
     async def forfeit(self, room: str) -> None:
         """Open the room, press Resign, and see the match over."""
         url = self.base.replace("http", "ws", 1) + "/ws"
@@ -252,8 +270,9 @@ async def test_killing_the_process_that_runs_the_tournaments_loses_and_doubles_n
         by_id = {p.id: p for p in players}
 
         async def wave() -> int:
-            """Check in for the knockout's planned matches, then the weaker player of every
-            started match not handled yet gives it up. How many matches ended."""
+            """Check in for the knockout's planned matches and open the arena's tables, then
+            the weaker player of every started match not handled yet gives it up. How many
+            matches ended."""
             planned = await read(
                 select(
                     TournamentMatchRow.room_code,
@@ -266,10 +285,12 @@ async def test_killing_the_process_that_runs_the_tournaments_loses_and_doubles_n
                 .join(RoomRow, RoomRow.code == TournamentMatchRow.room_code, isouter=True)
                 .where(TournamentMatchRow.winner_id.is_(None))
             )
-            for _, tid, s0, s1, made, match in planned:
+            for room, tid, s0, s1, made, match in planned:
                 if tid == knockout and made is not None and match is None:
                     for seat in (s0, s1):
                         await by_id[seat].request("POST", f"/api/tournaments/{knockout}/ready")
+                elif made is not None and match is None:
+                    await asyncio.gather(*(by_id[seat].come(room) for seat in (s0, s1)))
             started = await read(
                 select(
                     TournamentMatchRow.room_code,

@@ -41,8 +41,19 @@ async def look(client: Client, tid: str) -> dict[str, Any]:
     return found
 
 
+async def come(running: Running, room: str) -> None:
+    """Both players open the table of ``room`` (its match starts when both have)."""
+    found = await running.services.store.room(room)
+    assert found is not None
+    for seat in (found.seat0_id, found.seat1_id):
+        assert seat is not None
+        await running.services.rooms.arrive(room, seat)
+
+
 async def lose(running: Running, room: str, player: str) -> None:
-    """``player`` gives up the match at ``room`` (the Resign button): the other wins."""
+    """Both players come to the table, then ``player`` gives up the match at ``room`` (the
+    Resign button): the other wins."""
+    await come(running, room)
     await running.services.rooms.submit(room, player, ForfeitMatch, None)
 
 
@@ -73,7 +84,12 @@ async def test_an_arena_pairs_the_free_scores_streaks_and_ends(settings: Any) ->
             await service.tick()
             views = [await look(c, tid) for c in clients]
             rooms = {v["next_match"]["room"] for v in views}
-            assert len(rooms) == 2 and all(v["next_match"]["started"] for v in views)
+            # Each match waits for its two players to open its table.
+            assert len(rooms) == 2 and not any(v["next_match"]["started"] for v in views)
+            for code in rooms:
+                await come(running, code)
+            views = [await look(c, tid) for c in clients]
+            assert all(v["next_match"]["started"] for v in views)
             room = await running.services.store.room(views[0]["next_match"]["room"])
             assert room is not None and room.kind == "tournament" and room.rated
             # The matches are in the live list and in each player's history.

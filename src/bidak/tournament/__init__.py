@@ -12,6 +12,7 @@ from bidak.tournament.arena import (
     Standing,
     arena_pairs,
     points_for_win,
+    record_absence,
     record_result,
     standings,
 )
@@ -40,6 +41,7 @@ __all__ = [
     "new_bracket",
     "places",
     "points_for_win",
+    "record_absence",
     "record_result",
     "seed_order",
     "standings",

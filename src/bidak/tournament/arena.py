@@ -17,6 +17,9 @@ from dataclasses import dataclass, replace
 WIN_POINTS = 2
 STREAK_FROM = 2
 """Wins in a row after which a win scores double."""
+ABSENCES_TO_PAUSE = 2
+"""Matches in a row a player may miss by not coming to the table; then they are paused (as in
+lichess's arenas) rather than paired again and again into matches they lose by absence."""
 LENGTHS = (1, 3)
 WINDOW_MINUTES = (30, 60)
 
@@ -35,6 +38,9 @@ class ArenaEntrant:
     last_opponent: str | None = None
     playing: bool = False
     paused: bool = False
+    absences: int = 0
+    """Matches in a row forfeited by not coming to the table (:data:`ABSENCES_TO_PAUSE`
+    pause the player)."""
 
     @property
     def free(self) -> bool:
@@ -58,11 +64,45 @@ def record_result(winner: ArenaEntrant, loser: ArenaEntrant) -> tuple[ArenaEntra
         played=winner.played + 1,
         last_opponent=loser.player,
         playing=False,
+        absences=0,
     )
     lost = replace(
-        loser, streak=0, played=loser.played + 1, last_opponent=winner.player, playing=False
+        loser,
+        streak=0,
+        played=loser.played + 1,
+        last_opponent=winner.player,
+        playing=False,
+        absences=0,
     )
     return won, lost
+
+
+def absent(entrant: ArenaEntrant, opponent: str) -> ArenaEntrant:
+    """``entrant`` did not come to their match with ``opponent``: no points, the streak ends,
+    one more absence in a row, and paused at :data:`ABSENCES_TO_PAUSE`."""
+    absences = entrant.absences + 1
+    return replace(
+        entrant,
+        streak=0,
+        last_opponent=opponent,
+        playing=False,
+        absences=absences,
+        paused=entrant.paused or absences >= ABSENCES_TO_PAUSE,
+    )
+
+
+def record_absence(
+    present: ArenaEntrant | None, missing: ArenaEntrant, other: ArenaEntrant | None = None
+) -> list[ArenaEntrant]:
+    """A match nobody played because ``missing`` (and ``other``, when neither came) did not
+    open the table within the grace: the one who came (``present``) wins it as a played win
+    (points, streak); whoever did not come loses it by :func:`absent`. The entrants after it."""
+    if present is not None:
+        won, _ = record_result(present, missing)
+        return [won, absent(missing, present.player)]
+    if other is None:
+        raise ValueError("an absence is either one player's or both players'")
+    return [absent(missing, other.player), absent(other, missing.player)]
 
 
 def may_meet(a: ArenaEntrant, b: ArenaEntrant) -> bool:

@@ -622,6 +622,29 @@ export interface TournamentView {
   next_match: NextMatch | null;
 }
 
+/** GET /api/tournaments/mine: whether the player is in a tournament not over, and the match
+ * whose table waits for them (every page of theirs goes there). */
+export interface MyTournaments {
+  active: boolean;
+  waiting: { tournament: string; room: string } | null;
+}
+
+/** GET /api/tournaments/room/{code}: the tournament a table belongs to. */
+export interface TableTournament {
+  id: string;
+  name: string;
+  kind: TournamentKind;
+  status: TournamentStatus;
+  round: number | null;
+  rounds: number | null;
+  number: number;
+  next_room: string | null;
+  waiting: boolean;
+  paused: boolean;
+  absences: number;
+  grace: number;
+}
+
 export type TournamentMessage =
   | { type: "tournament"; state: "paired"; tournament: string; room: string }
   | { type: "tournament"; state: "changed"; tournament: string; version: number };

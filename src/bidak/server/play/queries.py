@@ -110,6 +110,25 @@ class RoomStore:
         )
         return taken
 
+    async def came(self, code: str, seat: int) -> tuple[bool, bool]:
+        """The player of ``seat`` opened the tournament table ``code``: who has come, after
+        this (one conditional update, then a read in the same transaction)."""
+        column = _ROOMS.c.came0 if seat == 0 else _ROOMS.c.came1
+
+        def mark(connection: Connection) -> tuple[bool, bool]:
+            connection.execute(
+                update(_ROOMS)
+                .where(_ROOMS.c.code == code, column.is_(False))
+                .values({column: True})
+            )
+            found = connection.execute(
+                select(_ROOMS.c.came0, _ROOMS.c.came1).where(_ROOMS.c.code == code)
+            ).one()
+            return bool(found.came0), bool(found.came1)
+
+        marked: tuple[bool, bool] = await self.db.write(mark)
+        return marked
+
     async def rooms_of(self, player_id: str, limit: int = 50) -> list[tuple[Room, MatchRow]]:
         """The player's rooms whose match has started, with the match; the latest first."""
         statement = (

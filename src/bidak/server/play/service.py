@@ -209,6 +209,19 @@ class RoomService:
             room = await self.actor.start_match(room, rules)
         return room
 
+    async def arrive(self, code: str, player_id: str) -> Room:
+        """A seated player opened the tournament table ``code``: remembered in the room's row
+        (so every process knows it, and after a restart); when both have come, its match
+        starts (its clocks with it). Any other room, or a match begun: nothing changes."""
+        room = await self.room(code)
+        seat = seat_of(room, player_id)
+        if room.kind is not RoomKind.TOURNAMENT or room.match_id is not None or seat is None:
+            return room
+        came = await self.store.came(room.code, int(seat))
+        if all(came):
+            room = await self.start_tournament_match(room.code)
+        return room
+
     async def start_tournament_match(self, code: str) -> Room:
         """Start the match of a tournament room made without it (once, however often asked)."""
         room = await self.store.room(code)

@@ -32,7 +32,7 @@ from bidak.server.play.actor import deadline_json
 from bidak.server.play.deps import PlayServices
 from bidak.server.play.mute_queries import muted_by
 from bidak.server.play.protocol import ClientMessage, Intent, Join, Ping, Talk, to_action
-from bidak.server.play.room import RoomError, room_channel, seat_of
+from bidak.server.play.room import RoomError, RoomKind, room_channel, seat_of
 from bidak.server.play.routes import seat_infos
 from bidak.server.play.views import dumps, with_table
 from bidak.server.play.wire import messages
@@ -213,6 +213,9 @@ class Connection:
         self.seat = seat_of(room, self.player.id) if self.player else None
         self._muted = None  # the mutes hold from each join on
         self._subscription = await self.services.bus.subscribe(room_channel(room.code))
+        if room.kind is RoomKind.TOURNAMENT and room.match_id is None and self.player:
+            # A tournament match starts when both players opened its table.
+            await self.services.rooms.arrive(room.code, self.player.id)
         # Forward only after the snapshot: what is published meanwhile waits in the
         # subscription, and the forwarder then sends just the versions the snapshot lacked.
         await self.snapshot(since=message.since)

@@ -130,6 +130,10 @@ class Settings(BaseSettings):
     tournament_lease_seconds: float = Field(default=10.0, ge=1.0, le=600.0)
     """How long a process holds a tournament without renewing it: when it dies, another
     process takes its tournaments over after this long (it renews every second)."""
+    tournament_grace_seconds: float = Field(default=20.0, ge=0.0, le=600.0)
+    """An arena match's clock waits for both players to open its table, at most this long from
+    its pairing; then the one who has not come forfeits it (neither: both lose it). 0: the
+    match starts at once, whoever is there (the old way)."""
     instance_id: str = ""
     """A name for this process in logs (several processes may share a database and a bus)."""
     sweep_seconds: float = Field(default=5.0, gt=0.0, le=600.0)

@@ -5,13 +5,13 @@ tournament's lease with one conditional update (so of two processes exactly one 
 holder that lost it changes nothing), then records the matches that ended (a result is written
 with its match marked decided, so it counts once), and plans the next matches (their rows, with
 the room codes to make, before any room exists: a process that dies after the commit leaves a
-plan the next holder carries out).
+plan the next holder carries out). The grace of a match waiting for its players is in
+:mod:`.grace`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import Any, cast
 
 from sqlalchemy import Table, and_, func, insert, or_, select, update
@@ -19,17 +19,25 @@ from sqlalchemy.engine import Connection
 
 from bidak.server.shared.refusal import Refusal
 from bidak.server.shared.store.models import (
-    EntrantRow,
     PlayerRow,
     RatedMatchRow,
-    RoomRow,
     TournamentMatchRow,
     TournamentRow,
     UnratedMatchRow,
 )
 from bidak.server.shared.store.rows import insert_rows
+from bidak.server.tournaments.grace import arena_absences, knockout_grace
+from bidak.server.tournaments.rows import (
+    ROOMS,
+    E,
+    M,
+    Step,
+    T,
+    arena_entrant,
+    decide,
+    save_entrant,
+)
 from bidak.tournament import (
-    ArenaEntrant,
     Bracket,
     arena_pairs,
     forfeit_absent,
@@ -39,10 +47,7 @@ from bidak.tournament import (
 )
 from bidak.tournament.knockout import advance, from_json, to_json
 
-_T = cast(Table, TournamentRow.__table__)
-_E = cast(Table, EntrantRow.__table__)
-_M = cast(Table, TournamentMatchRow.__table__)
-_ROOMS = cast(Table, RoomRow.__table__)
+_T, _E, _M, _ROOMS = T, E, M, ROOMS
 _RATED = cast(Table, RatedMatchRow.__table__)
 _UNRATED = cast(Table, UnratedMatchRow.__table__)
 _PLAYERS = cast(Table, PlayerRow.__table__)
@@ -52,15 +57,6 @@ ACTIVE = ("open", "running")
 
 class TournamentError(Refusal):
     """A tournament request the server refuses (see :class:`Refusal`)."""
-
-
-@dataclass
-class Step:
-    """What one step did: matches to make rooms for, and whether anything changed."""
-
-    planned: list[TournamentMatchRow] = field(default_factory=list)
-    changed: bool = False
-    finished: bool = False
 
 
 OPEN_PER_PLAYER = 2
@@ -234,37 +230,6 @@ def _entrants(connection: Connection, tournament_id: str) -> dict[str, Any]:
     }
 
 
-def _arena_entrant(row: Any) -> ArenaEntrant:
-    return ArenaEntrant(
-        row.player_id,
-        row.rating,
-        score=row.score,
-        streak=row.streak,
-        wins=row.wins,
-        played=row.played,
-        last_opponent=row.last_opponent,
-        playing=row.room_code is not None,
-        # A banned player is never paired: an arena sees them as paused until the ban is
-        # lifted and they join again.
-        paused=bool(row.paused) or bool(row.barred),
-    )
-
-
-def _save_entrant(connection: Connection, tournament_id: str, e: ArenaEntrant) -> None:
-    connection.execute(
-        update(_E)
-        .where(_E.c.tournament_id == tournament_id, _E.c.player_id == e.player)
-        .values(
-            score=e.score,
-            streak=e.streak,
-            wins=e.wins,
-            played=e.played,
-            last_opponent=e.last_opponent,
-            room_code=None,
-        )
-    )
-
-
 def _ended(connection: Connection, tournament_id: str) -> list[Any]:
     """Undecided matches of the tournament whose end is stored, rated or not (a guest, a pair's
     fourth match of the day, a player banned from rated play): (match row, winner)."""
@@ -284,14 +249,6 @@ def _ended(connection: Connection, tournament_id: str) -> list[Any]:
     )
 
 
-def _decide(connection: Connection, room_code: str, winner: str, how: str) -> None:
-    connection.execute(
-        update(_M)
-        .where(_M.c.room_code == room_code, _M.c.winner_id.is_(None))
-        .values(winner_id=winner, how=how)
-    )
-
-
 def _plan(
     connection: Connection,
     t: Any,
@@ -301,6 +258,13 @@ def _plan(
     now: float,
     place: tuple[int, int] | None = None,
 ) -> TournamentMatchRow:
+    # Strictly after the tournament's last plan, even on a clock that stands still (a test's),
+    # so a player's matches have an order (the table says "match 3").
+    last = connection.execute(
+        select(func.max(_M.c.created_at)).where(_M.c.tournament_id == t.id)
+    ).scalar_one_or_none()
+    if last is not None and now <= last:
+        now = last + 0.001
     row = TournamentMatchRow(
         room_code=code,
         tournament_id=t.id,
@@ -324,16 +288,18 @@ def step(
     now: float,
     lease_seconds: float,
     new_code: Callable[[], str],
+    grace: float = 0.0,
 ) -> Step | None:
     """Move the tournament on, if ``owner`` holds (or may take) its lease; None if another
-    process holds it. ``new_code`` makes the room code of each match planned."""
+    process holds it. ``new_code`` makes the room code of each match planned; ``grace``: how
+    long an arena match waits for its players to come to the table (0: it does not)."""
     if not _take_lease(connection, tournament_id, owner, now, lease_seconds):
         return None
     t = _tournament(connection, tournament_id, lock=True)
     fresh = _codes(new_code)
     if t.kind == "arena":
-        return _arena_step(connection, t, now, fresh)
-    return _knockout_step(connection, t, now, fresh)
+        return _arena_step(connection, t, now, fresh, grace)
+    return _knockout_step(connection, t, now, fresh, grace)
 
 
 def _codes(new_code: Callable[[], str]) -> Iterator[str]:
@@ -341,17 +307,21 @@ def _codes(new_code: Callable[[], str]) -> Iterator[str]:
         yield new_code()
 
 
-def _arena_step(connection: Connection, t: Any, now: float, fresh: Iterator[str]) -> Step:
-    done = Step()
+def _arena_step(
+    connection: Connection, t: Any, now: float, fresh: Iterator[str], grace: float = 0.0
+) -> Step:
     entrants = _entrants(connection, t.id)
+    done = arena_absences(connection, t, now, grace, entrants)
+    if done.changed:
+        entrants = _entrants(connection, t.id)
     for ended in _ended(connection, t.id):
         loser = ended.seat1_id if ended.won_by == ended.seat0_id else ended.seat0_id
         won, lost = record_result(
-            _arena_entrant(entrants[ended.won_by]), _arena_entrant(entrants[loser])
+            arena_entrant(entrants[ended.won_by]), arena_entrant(entrants[loser])
         )
         for entrant in (won, lost):
-            _save_entrant(connection, t.id, entrant)
-        _decide(connection, ended.room_code, ended.won_by, "played")
+            save_entrant(connection, t.id, entrant)
+        decide(connection, ended.room_code, ended.won_by, "played")
         done.changed = True
     if done.changed:
         entrants = _entrants(connection, t.id)
@@ -361,7 +331,7 @@ def _arena_step(connection: Connection, t: Any, now: float, fresh: Iterator[str]
     over = t.ends_at is not None and now >= t.ends_at
     if now >= t.starts_at and not over:
         length = int(t.lengths["rounds"][0])
-        for a, b in arena_pairs(_arena_entrant(row) for row in entrants.values()):
+        for a, b in arena_pairs(arena_entrant(row) for row in entrants.values()):
             code = next(fresh)
             done.planned.append(_plan(connection, t, code, (a.player, b.player), length, now))
             connection.execute(
@@ -388,7 +358,9 @@ def _finish(connection: Connection, tournament_id: str, status: str, winner: str
     )
 
 
-def _knockout_step(connection: Connection, t: Any, now: float, fresh: Iterator[str]) -> Step:
+def _knockout_step(
+    connection: Connection, t: Any, now: float, fresh: Iterator[str], grace: float = 0.0
+) -> Step:
     done = Step()
     if t.status == "open":
         if now < t.starts_at:
@@ -408,13 +380,21 @@ def _knockout_step(connection: Connection, t: Any, now: float, fresh: Iterator[s
     for ended in _ended(connection, t.id):
         if ended.round == bracket.current_round:
             bracket = advance(bracket, ended.round, ended.slot, ended.won_by)
-            _decide(connection, ended.room_code, ended.won_by, "played")
+            decide(connection, ended.room_code, ended.won_by, "played")
             done.changed = True
     number = bracket.current_round
     if number is not None and number == before and deadline is not None and now >= deadline:
         rows = list(
             connection.execute(
-                select(_M.c.room_code, _M.c.slot, _ROOMS.c.match_id)
+                select(
+                    _M.c.room_code,
+                    _M.c.slot,
+                    _M.c.seat0_id,
+                    _M.c.seat1_id,
+                    _ROOMS.c.match_id,
+                    _ROOMS.c.came0,
+                    _ROOMS.c.came1,
+                )
                 .join(_ROOMS, _ROOMS.c.code == _M.c.room_code, isouter=True)
                 .where(_M.c.tournament_id == t.id, _M.c.round == number)
             )
@@ -425,13 +405,17 @@ def _knockout_step(connection: Connection, t: Any, now: float, fresh: Iterator[s
                 select(_E.c.player_id).where(_E.c.tournament_id == t.id, _E.c.ready_round == number)
             ).scalars()
         )
+        # Opening the match's table is checking in too.
+        present |= {row.seat0_id for row in rows if row.came0}
+        present |= {row.seat1_id for row in rows if row.came1}
         barred = {pid for pid, row in _entrants(connection, t.id).items() if row.barred}
         bracket = forfeit_absent(bracket, present, started, barred)
         for row in rows:
             slot = bracket.rounds[number][row.slot]
             if slot.how == "forfeit" and slot.winner is not None:
-                _decide(connection, row.room_code, slot.winner, "forfeit")
+                decide(connection, row.room_code, slot.winner, "forfeit")
         done.changed = True
+    bracket = knockout_grace(connection, t, bracket, now, grace, done)
     if bracket.current_round != before:
         deadline = now + float(t.round_seconds or 0)
     if bracket.champion is not None:
@@ -470,23 +454,19 @@ def _save_bracket(
     )
 
 
-def unmade(connection: Connection, tournament_id: str) -> list[Any]:
-    """Undecided matches whose room is not made, or (arena: started at once) not started:
-    what a process that died between planning and making left, with the tournament's kind
-    and move clock."""
+def unmade(connection: Connection, tournament_id: str, at_once: bool = False) -> list[Any]:
+    """Undecided matches whose room is not made, or (an arena's when ``at_once``: started at
+    once, with no grace) not started: what a process that died between planning and making
+    left, with the tournament's kind and move clock."""
+    missing: Any = _ROOMS.c.code.is_(None)
+    if at_once:
+        missing = or_(missing, and_(_T.c.kind == "arena", _ROOMS.c.match_id.is_(None)))
     return list(
         connection.execute(
             select(_M, _T.c.kind, _T.c.move_seconds)
             .join(_T, _T.c.id == _M.c.tournament_id)
             .join(_ROOMS, _ROOMS.c.code == _M.c.room_code, isouter=True)
-            .where(
-                _M.c.tournament_id == tournament_id,
-                _M.c.winner_id.is_(None),
-                or_(
-                    _ROOMS.c.code.is_(None),
-                    and_(_T.c.kind == "arena", _ROOMS.c.match_id.is_(None)),
-                ),
-            )
+            .where(_M.c.tournament_id == tournament_id, _M.c.winner_id.is_(None), missing)
         )
     )
 

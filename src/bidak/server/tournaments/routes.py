@@ -17,11 +17,13 @@ from bidak.server.tournaments.queries import TournamentError
 from bidak.server.tournaments.schemas import (
     Created,
     KnockoutIn,
+    Mine,
     NextMatch,
     PauseIn,
     SeatOut,
     SlotOut,
     StandingOut,
+    TableTournament,
     TournamentItem,
     TournamentList,
     TournamentView,
@@ -97,6 +99,29 @@ async def _missed(
         address = request.client.host if request.client else ""
         await lookups.missed(services.limits, address, services.clock.now())
     return _refused(error)
+
+
+@router.get("/mine", response_model=Mine)
+async def mine(player: PlayerDep, services: TournamentDep) -> Mine:
+    """Whether you are in a tournament not over, and the match whose table waits for you:
+    every page of yours goes there (asked when the page loads and its socket opens)."""
+    return Mine.model_validate(await services.tournaments.mine(player.id))
+
+
+@router.get("/room/{code}", response_model=TableTournament)
+async def of_room(
+    code: str, request: Request, player: PlayerDep, services: TournamentDep
+) -> TableTournament:
+    """The tournament a table belongs to, for its header and match-over dialog; 404 when it
+    belongs to none, which spends the address's allowance of unknown codes as a room lookup
+    does (so this is no way around it)."""
+    await _may_look_up(request, services)
+    found = await services.tournaments.of_room(code.strip().upper(), player.id)
+    if found is None:
+        raise await _missed(
+            request, services, TournamentError("not_found", "That table is no tournament's")
+        )
+    return TableTournament.model_validate(found)
 
 
 @router.get("/{tournament_id}", response_model=TournamentView)

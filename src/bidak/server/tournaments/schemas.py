@@ -113,3 +113,30 @@ class TournamentView(BaseModel):
     bracket: list[list[SlotOut]] | None
     current_round: int | None
     next_match: NextMatch | None
+
+
+class Waiting(BaseModel):
+    tournament: str
+    room: str
+
+
+class Mine(BaseModel):
+    active: bool = Field(description="in a tournament not over")
+    waiting: Waiting | None = Field(
+        description="a match of yours whose table waits for you (its clock starts when you come)"
+    )
+
+
+class TableTournament(BaseModel):
+    id: str
+    name: str
+    kind: Literal["arena", "knockout"]
+    status: Literal["open", "running", "finished", "cancelled"]
+    round: int | None = Field(description="knockout: the match's round, from 0")
+    rounds: int | None = Field(description="knockout: how many rounds the bracket has")
+    number: int = Field(description="the match's number among the player's in the tournament")
+    next_room: str | None = Field(description="the room of your next match, once paired")
+    waiting: bool = Field(description="arena: you are free and wait for an opponent")
+    paused: bool
+    absences: int = Field(description="arena: matches in a row you did not come to")
+    grace: float = Field(description="how long a match waits for its players, in seconds")

@@ -36,7 +36,7 @@ from bidak.server.shared.clocks import Clock
 from bidak.server.shared.settings import Settings
 from bidak.server.shared.store.db import Database, StorageError
 from bidak.server.shared.store.models import TournamentRow
-from bidak.server.tournaments import queries
+from bidak.server.tournaments import queries, whereabouts
 from bidak.server.tournaments.queries import TournamentError
 from bidak.tournament import arena, knockout
 
@@ -188,12 +188,24 @@ class Tournaments:
         if found is None:
             return None
         code, both = found
+        await self.rooms.arrive(code, player_id)  # checking in is coming to the table
         if both:
             await self.rooms.start_tournament_match(code)
         return code
 
     async def view(self, tournament_id: str) -> dict[str, Any]:
         return await self.db.read(partial(queries.view, tournament_id=tournament_id))
+
+    async def mine(self, player_id: str) -> dict[str, Any]:
+        """Whether the player is in a tournament not over, and the match waiting for them."""
+        return await self.db.read(partial(whereabouts.mine, player_id=player_id))
+
+    async def of_room(self, code: str, player_id: str) -> dict[str, Any] | None:
+        """The tournament of a table, as its player (or a spectator) sees it there."""
+        found = await self.db.read(partial(whereabouts.of_room, code=code, player_id=player_id))
+        if found is not None:
+            found["grace"] = self.settings.tournament_grace_seconds
+        return found
 
     async def listing(self) -> list[dict[str, Any]]:
         return await self.db.read(partial(queries.listing, since=self.clock.now() - 3600))
@@ -271,10 +283,13 @@ class Tournaments:
                 now=self.clock.now(),
                 lease_seconds=self.settings.tournament_lease_seconds,
                 new_code=new_room_code,
+                grace=self.settings.tournament_grace_seconds,
             )
         )
         if done is None:
             return False
+        for code in done.start:
+            await self.rooms.start_tournament_match(code)
         await self.make_rooms(tournament_id)
         if done.changed:
             await self._changed(tournament_id)
@@ -283,7 +298,10 @@ class Tournaments:
     async def make_rooms(self, tournament_id: str) -> int:
         """Make the room of every planned match that has none (or, in an arena, start its
         match), :data:`MAKING_AT_ONCE` at a time; tell both players. How many were made."""
-        rows = await self.db.read(partial(queries.unmade, tournament_id=tournament_id))
+        at_once = self.settings.tournament_grace_seconds <= 0
+        rows = await self.db.read(
+            partial(queries.unmade, tournament_id=tournament_id, at_once=at_once)
+        )
         gate = asyncio.Semaphore(MAKING_AT_ONCE)
 
         async def make(row: Any) -> None:
@@ -296,7 +314,8 @@ class Tournaments:
                     (row.seat0_id, row.seat1_id),
                     rules,
                     row.move_seconds,
-                    start=row.kind == "arena",
+                    # Started when both players opened the table (or the grace ran out).
+                    start=at_once and row.kind == "arena",
                 )
             for player in (row.seat0_id, row.seat1_id):
                 await self._tell(player, tournament_paired(tournament_id, row.room_code))

@@ -110,7 +110,8 @@ export function createAfterMatch({ code, view, navigate, nameOf }) {
 
   function rematchPart() {
     const v = view();
-    if (v.seat === null || v.seat === undefined) return null;
+    // A tournament decides who plays next: no rematch there.
+    if (v.seat === null || v.seat === undefined || v.kind === "tournament") return null;
     const live = offer !== null && offer.until > serverNow();
     if (live && offer && offer.by === v.seat) {
       return h(

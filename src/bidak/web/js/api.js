@@ -4,7 +4,7 @@
 /**
  * @import { AuditEntry, CheckIn, HintAnswer, HistoryItem, Leaderboard, LiveGame, MatchRating, Me, ModCase,
  *   ModCaseDetail, PlayerProfile, QuickOptions, QuickStatus, RematchAnswer, ReportReason, Review, RoomInfo, Shop,
- *   Wallet, MatchEvents, NextMatch, TournamentList, TournamentView, Drill, DrillVerdict, TrainingSummary,
+ *   Wallet, MatchEvents, NextMatch, TournamentList, TournamentView, MyTournaments, TableTournament, Drill, DrillVerdict, TrainingSummary,
  *   TutorAdvice, PuzzleSummary, NextPuzzle, PuzzleVerdict } from "./types.js"
  */
 
@@ -125,6 +125,9 @@ export const api = {
     /** @type {Promise<TournamentView>} */ (call("POST", `${tour(id)}/join`)),
   pauseTournament: (/** @type {string} */ id, /** @type {boolean} */ paused) =>
     call("POST", `${tour(id)}/pause`, { paused }),
+  myTournaments: () => /** @type {Promise<MyTournaments>} */ (call("GET", "/api/tournaments/mine")),
+  tableTournament: (/** @type {string} */ code) =>
+    /** @type {Promise<TableTournament>} */ (call("GET", `/api/tournaments/room/${encodeURIComponent(code)}`)),
   readyTournament: (/** @type {string} */ id) =>
     /** @type {Promise<NextMatch | null>} */ (call("POST", `${tour(id)}/ready`)),
   // Fair play (issue 26)

@@ -21,6 +21,7 @@ import { mountPuzzles } from "./puzzles.js";
 import { mountReview } from "./review.js";
 import { openRules } from "./rules.js";
 import { mountTable } from "./table.js";
+import { followTournaments } from "./tournament-follow.js";
 import { mountTournament } from "./tournaments.js";
 import { dialog } from "./ui.js";
 
@@ -159,6 +160,7 @@ function boot() {
     },
   );
   window.addEventListener("hashchange", route);
+  followTournaments({ navigate, session });
   route();
   document.body.classList.add("ready");
 }

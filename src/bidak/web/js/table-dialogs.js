@@ -17,10 +17,13 @@ import { dialog, segmented } from "./ui.js";
 
 /**
  * @param {TableStore} store
- * @param {{ navigate: (path: string) => void, afterPanel: () => HTMLElement }} options
- *   `afterPanel()`: the match-over dialog's rating table and rematch (aftermatch.js)
+ * @param {{ navigate: (path: string) => void, afterPanel: () => HTMLElement, tourPanel: () => HTMLElement,
+ *   tournament: () => string | null }} options
+ *   `afterPanel()`: the match-over dialog's rating table and rematch (aftermatch.js); `tourPanel()`
+ *   its tournament part (the next match, or waiting for one) and `tournament()` the table's
+ *   tournament, at a tournament's table (table-tournament.js)
  */
-export function createDialogs(store, { navigate, afterPanel }) {
+export function createDialogs(store, { navigate, afterPanel, tourPanel, tournament }) {
   const v = store.state;
   const act = store.act;
   const name = (/** @type {number | null | undefined} */ player) => nameOf(v, player);
@@ -201,12 +204,25 @@ export function createDialogs(store, { navigate, afterPanel }) {
           {},
           raw(`${tb.score[me]} – ${tb.score[1 - me]}`, "p", { class: "big-score" }),
           afterPanel(),
+          v.kind === "tournament" ? tourPanel() : null,
           tx("match.review_hint", null, "p", { class: "muted" }),
         ),
-      actions: [
-        { key: "btn.review", kind: "primary", id: "btn-review", onclick: () => navigate(`/review/${v.match}`) },
-        { key: "nav.lobby", id: "btn-lobby", onclick: () => navigate("/") },
-      ],
+      actions:
+        v.kind === "tournament"
+          ? [
+              // A tournament decides who plays next: the way back to it, never a rematch.
+              {
+                key: "tour.back",
+                kind: "primary",
+                id: "tour-back",
+                onclick: () => navigate(tournament() ? `/t/${tournament()}` : "/"),
+              },
+              { key: "btn.review", id: "btn-review", onclick: () => navigate(`/review/${v.match}`) },
+            ]
+          : [
+              { key: "btn.review", kind: "primary", id: "btn-review", onclick: () => navigate(`/review/${v.match}`) },
+              { key: "nav.lobby", id: "btn-lobby", onclick: () => navigate("/") },
+            ],
     });
   }
 

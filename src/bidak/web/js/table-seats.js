@@ -14,12 +14,23 @@ import { copyText, toast } from "./ui.js";
  * @param {TableView} v
  * @param {{ decorate: (container: HTMLElement, player: number) => void, bar: () => HTMLElement | null }} talk
  * @param {(path: string) => void} navigate
+ * @param {{ id: () => string | null, grace: () => number | null, kind: () => string | null }} tour the table's
+ *   tournament, if any
  */
-export function createSeats(v, talk, navigate) {
+export function createSeats(v, talk, navigate, tour) {
   function matchBar(/** @type {HTMLElement} */ node) {
     const tb = v.table;
+    const tid = tour.id();
     /** @type {HTMLElement[]} */
-    const parts = [button("nav.back", () => navigate("/"), { class: "btn ghost small", "aria-label": t("nav.lobby") })];
+    const parts = [
+      tid
+        ? button("nav.back_tournament", () => navigate(`/t/${tid}`), {
+            class: "btn ghost small",
+            "aria-label": t("tour.back"),
+            id: "tour-bar-back",
+          })
+        : button("nav.back", () => navigate("/"), { class: "btn ghost small", "aria-label": t("nav.lobby") }),
+    ];
     if (tb) {
       const me = tb.viewer,
         them = 1 - me;
@@ -34,12 +45,18 @@ export function createSeats(v, talk, navigate) {
         ),
       );
     } else parts.push(h("div", { class: "score" }));
-    const kind = v.kind === "practice" ? "room.practice" : v.kind === "quick" ? "room.quick" : "room.friend";
+    const kind = {
+      practice: "room.practice",
+      quick: "room.quick",
+      tournament: "room.tournament",
+      friend: "room.friend",
+    }[v.kind || "friend"];
     parts.push(
       h(
         "span",
         { class: "match-bar-end" },
-        v.seat !== null && v.table ? tx(kind, null, "span", { class: "muted small" }) : null,
+        // A tournament's table: its bar (table-tournament.js) names the tournament instead.
+        v.seat !== null && v.table && !tid ? tx(kind, null, "span", { class: "muted small" }) : null,
       ),
     );
     clear(node).append(...parts);
@@ -115,6 +132,21 @@ export function createSeats(v, talk, navigate) {
     node.classList.toggle("hidden", !shown);
     root.classList.toggle("is-waiting", shown);
     if (!shown || !v.info) return;
+    if (v.kind === "tournament") {
+      // A tournament's table before both players came: nobody's clock runs yet.
+      clear(node).append(
+        h(
+          "div",
+          { class: "card center-card", id: "tour-table-waiting" },
+          tx("tour.table_waiting_title", null, "h2"),
+          tour.kind() === "knockout"
+            ? tx("tour.table_waiting_knockout", null, "p")
+            : tx("tour.table_waiting_body", { n: Math.round(tour.grace() ?? 20) }, "p"),
+          h("div", { class: "spinner-row" }, h("span", { class: "spinner" }), tx("tour.opponent_coming")),
+        ),
+      );
+      return;
+    }
     const link = v.info.invite_url || `${location.origin}/#/room/${v.code}`;
     const input = h("input", {
       class: "invite-input",

@@ -20,6 +20,7 @@ import { renderLog } from "./table-log.js";
 import { nameOf } from "./table-names.js";
 import { createSeats } from "./table-seats.js";
 import { createTableStore } from "./table-store.js";
+import { createTableTournament } from "./table-tournament.js";
 import { createTalk } from "./talk.js";
 import { anchorToasts, closeDialogs, toast } from "./ui.js";
 
@@ -60,12 +61,13 @@ export function mountTable(root, code, { navigate }) {
     forward: (message) => {
       if (message.type === "talk") talk.onMessage(message);
       else if (message.type === "rematch") after.onMessage(message);
-      else if (message.type === "tournament" && message.state === "paired" && message.room !== code) {
-        // The next match of a tournament: from a finished table, to the tournament's page.
-        if (v.table?.phase === "match_over") navigate(`/t/${message.tournament}`);
-      }
+      // The next match of a tournament: to its table at once, whatever this table shows.
+      else if (message.type === "tournament") tour.onMessage(message);
     },
-    onMatchOver: () => dialogs.matchOver(),
+    onMatchOver: () => {
+      tour.load();
+      dialogs.matchOver();
+    },
   });
   const v = store.state;
   const name = (/** @type {number} */ player) => nameOf(v, player);
@@ -76,11 +78,17 @@ export function mountTable(root, code, { navigate }) {
     redraw: () => draw("seats"),
   });
   const after = createAfterMatch({ code, view: () => v, navigate, nameOf: name });
+  const tour = createTableTournament({ code, view: () => v, navigate, redraw: () => draw("all") });
   const board = createBoardView(store, { tapHint: () => el.tapHint, looksHost: () => el.main });
-  const dialogs = createDialogs(store, { navigate, afterPanel: () => after.panel() });
+  const dialogs = createDialogs(store, {
+    navigate,
+    afterPanel: () => after.panel(),
+    tourPanel: () => tour.panel(),
+    tournament: () => tour.id(),
+  });
   const present = createPresenter(store, board, dialogs);
   const hint = createHint(store, () => el.hint);
-  const seats = createSeats(v, talk, navigate);
+  const seats = createSeats(v, talk, navigate, tour);
   const controls = createControls(
     store,
     board,
@@ -100,13 +108,20 @@ export function mountTable(root, code, { navigate }) {
       h("section", { class: "panel log-panel" }, tx("log.title", null, "h3"), el.log),
     );
     el.main.append(el.seatTop, boardWrap, el.seatBottom, el.autoplay, el.controls, el.talk);
-    clear(root).append(el.banner, el.matchBar, el.waiting, h("div", { class: "table-grid" }, el.main, side));
+    clear(root).append(
+      el.banner,
+      el.matchBar,
+      tour.bar(),
+      el.waiting,
+      h("div", { class: "table-grid" }, el.main, side),
+    );
   }
 
   /** Draw again what `change` touched. */
   function draw(/** @type {Change} */ change) {
     switch (change) {
       case "all":
+        tour.ensure();
         seats.matchBar(el.matchBar);
         seats.waiting(el.waiting, root);
         el.main.classList.toggle("hidden", !v.table);
@@ -181,6 +196,7 @@ export function mountTable(root, code, { navigate }) {
 
   const stopClocks = runClocks(root, v);
   const offLanguage = onLanguage(() => {
+    tour.redraw();
     layout();
     board.paintLooks();
     onStatus(v.status);
@@ -199,6 +215,7 @@ export function mountTable(root, code, { navigate }) {
     anchorToasts(null);
     talk.stop();
     after.stop();
+    tour.stop();
     if (v.connection) v.connection.close();
     window.__bidak = null;
   };

@@ -7,6 +7,7 @@
 import { ApiError, api, refusalKey } from "./api.js";
 import { button, clear, h, raw, tx } from "./dom.js";
 import { onLanguage, t } from "./i18n.js";
+import { checkTournaments, onTournamentMessage } from "./tournament-follow.js";
 import { copyText, formatClock, toast } from "./ui.js";
 
 /** @import { TournamentItem, TournamentView, BracketSlot, TournamentMessage } from "./types.js" */
@@ -200,9 +201,9 @@ export function mountTournament(root, id, { navigate }) {
       } catch {
         return;
       }
-      if (message.type !== "tournament" || message.tournament !== id) return;
-      if (message.state === "paired" && view?.kind === "arena") navigate(`/room/${message.room}`);
-      else load();
+      if (message.type !== "tournament") return;
+      onTournamentMessage(message); // paired: to the new table, in any tournament
+      if (message.tournament === id) load();
     };
   }
 
@@ -243,7 +244,10 @@ export function mountTournament(root, id, { navigate }) {
         "div",
         { class: "tour-actions" },
         canJoin
-          ? button("tour.join", () => act(() => api.joinTournament(id)), { class: "btn primary", id: "tour-join" })
+          ? button("tour.join", () => act(() => api.joinTournament(id).then(checkTournaments)), {
+              class: "btn primary",
+              id: "tour-join",
+            })
           : null,
         v.joined && v.kind === "arena" && v.status !== "finished"
           ? button(
@@ -269,8 +273,24 @@ export function mountTournament(root, id, { navigate }) {
 
   function nextMatch(/** @type {TournamentView} */ v) {
     const next = v.next_match;
+    if (!next && v.kind === "arena" && v.status === "running" && v.joined && !v.paused) {
+      // The odd one out of a pairing pass: paired as soon as someone is free.
+      return h(
+        "section",
+        { class: "card tour-next", id: "tour-next" },
+        tx("tour.next", null, "h3"),
+        h(
+          "p",
+          { class: "spinner-row", id: "tour-waiting" },
+          h("span", { class: "spinner" }),
+          tx("tour.waiting_opponent"),
+        ),
+      );
+    }
     if (!next) return null;
-    const waiting = !next.started;
+    // A knockout's match waits for both to check in (coming to the table is checking in too);
+    // an arena's table is simply opened.
+    const waiting = !next.started && v.kind === "knockout";
     return h(
       "section",
       { class: "card tour-next", id: "tour-next" },
@@ -281,8 +301,9 @@ export function mountTournament(root, id, { navigate }) {
             "tour.ready",
             () =>
               act(async () => {
+                // Checked in, to the table: the match starts when both are there.
                 const answer = await api.readyTournament(id);
-                if (answer?.started) navigate(`/room/${answer.room}`);
+                if (answer) navigate(`/room/${answer.room}`);
               }),
             { class: "btn primary", id: "tour-ready" },
           )
@@ -418,7 +439,7 @@ export function mountTournament(root, id, { navigate }) {
         header(v),
         nextMatch(v),
         v.kind === "arena" ? standings(v) : v.bracket ? bracket(v) : entrants(v),
-        button("nav.lobby", () => navigate("/"), { class: "btn ghost small" }),
+        button("nav.lobby", () => navigate("/"), { class: "btn ghost small", id: "tour-back-lobby" }),
       ),
     );
     const bracketNow = root.querySelector(".bracket");

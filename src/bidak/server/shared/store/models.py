@@ -122,6 +122,10 @@ class RoomRow(Base):
     rematch_at: Mapped[float | None] = mapped_column(Float, default=None)
     rematch_room: Mapped[str | None] = mapped_column(String(32), default=None)
     """The room of the rematch, once accepted."""
+    came0: Mapped[bool] = mapped_column(Boolean, default=False)
+    came1: Mapped[bool] = mapped_column(Boolean, default=False)
+    """A tournament room: whether the player of each seat opened the table (its match starts
+    when both have)."""
 
 
 class MatchRow(Base):
@@ -325,6 +329,8 @@ class EntrantRow(Base):
     paused: Mapped[bool] = mapped_column(Boolean, default=False)
     ready_round: Mapped[int | None] = mapped_column(Integer, default=None)
     """The knockout round they came to (checked in for)."""
+    absences: Mapped[int] = mapped_column(Integer, default=0)
+    """Arena: matches in a row the player forfeited by not coming to the table (two pause them)."""
 
 
 class TournamentMatchRow(Base):

@@ -2,13 +2,19 @@
 // The table's controls: the buttons the table allows now (roll, double, undo, OK, hint,
 // resign; take back control from auto-play), the status line under them, and the keyboard
 // (R roll, D double, U/Backspace undo, Enter OK, a point number, B bar, O off or the arrow
-// keys and Enter to pick, H hint, Esc to let go), which does nothing while an input, a dialog
-// or the rules panel has the focus.
-import { button, clear, tx } from "./dom.js";
+// keys and Enter to pick, H hint, Esc to let go, T to type a play, S to read the board, ? the
+// list of keys), which does nothing while an input, a dialog or the rules panel has the focus.
+import { button, clear, h, raw, tx } from "./dom.js";
 import { t } from "./i18n.js";
 import { BAR, isComplete, OFF } from "./selection.js";
+import { announce } from "./speech.js";
 import { nameOf } from "./table-names.js";
 import { setTutor, tutorFirst, tutorOn } from "./tutor.js";
+import { readPlay } from "./typed.js";
+import { dialog } from "./ui.js";
+
+/** The keys, as the list `?` opens says them (docs/client.md). */
+const KEYS = ["roll", "double", "arrows", "numbers", "type", "undo", "ok", "hint", "read", "help", "dialogs"];
 
 /** @import { Table } from "./types.js" */
 
@@ -44,13 +50,95 @@ export function createControls(store, board, where, { showHint, resign, syncOffe
     tutorFirst(v, !v.sending && could, { cube: "no_double" }, () => act("roll"));
   }
 
+  /** Say the whole board in the live region ("read the board"). */
+  function readBoard() {
+    announce(board.lines().join(". "));
+  }
+
+  function showKeys() {
+    dialog({
+      id: "keys-dialog",
+      title: "keys.title",
+      body: () =>
+        h(
+          "ul",
+          { class: "keys-list" },
+          KEYS.map((key) => h("li", {}, tx(`keys.${key}`))),
+        ),
+      actions: [{ key: "btn.close", kind: "primary", id: "keys-close" }],
+    });
+  }
+
+  // -- a play typed in notation (typed.js) ---------------------------------------------------
+  /** The form, made again at each layout (a change of language) with what was typed kept. */
+  let typed = typedForm("");
+  function typedForm(/** @type {string} */ value) {
+    const input = h("input", {
+      id: "typed-input",
+      autocomplete: "off",
+      spellcheck: "false",
+      autocapitalize: "off",
+      placeholder: "8/5 6/5",
+      "aria-describedby": "typed-error",
+    });
+    input.value = value;
+    const error = h("p", { id: "typed-error", class: "typed-error", role: "alert" });
+    const form = h(
+      "form",
+      { id: "typed-play", class: "typed-play hidden" },
+      tx("typed.label", null, "label", { for: "typed-input" }),
+      h(
+        "div",
+        { class: "typed-row" },
+        input,
+        button("typed.send", () => {}, { class: "btn", type: "submit", id: "typed-send" }),
+      ),
+      error,
+    );
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") input.blur();
+    });
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const tb = v.table;
+      if (!tb || !store.myMove()) {
+        clear(error).append(tx("typed.not_now"));
+        return;
+      }
+      const found = readPlay(
+        input.value,
+        { points: tb.points, bar: tb.bar, off: tb.off },
+        tb.legal_plays,
+        tb.dice || [],
+      );
+      if ("error" in found) {
+        clear(error).append(raw(t(found.error, found.params)));
+        return;
+      }
+      clear(error);
+      input.value = "";
+      store.setPlay(found.play.steps.map((step) => [step[0], step[1]]));
+      submit();
+    });
+    return { form, input, error };
+  }
+  function typedPanel() {
+    typed = typedForm(typed.input.value);
+    return typed.form;
+  }
+
   function render() {
     const tb = v.table;
     const controls = clear(where.controls());
     const autoplay = clear(where.autoplay());
     autoplay.classList.add("hidden");
+    typed.form.classList.toggle("hidden", !store.myMove());
+    const help = [
+      button("btn.read_board", readBoard, { class: "btn ghost small", id: "btn-read", title: t("keys.read") }),
+      button("btn.keys", showKeys, { class: "btn ghost small", id: "btn-keys", title: t("keys.help") }),
+    ];
     if (!tb || v.seat === null) {
-      if (tb) controls.append(tx("spectating", null, "span", { class: "muted" }));
+      if (tb) controls.append(tx("spectating", null, "span", { class: "muted" }), ...help);
       renderStatus();
       return;
     }
@@ -124,7 +212,7 @@ export function createControls(store, board, where, { showHint, resign, syncOffe
     if (allowed.has("resign") || allowed.has("forfeit")) {
       row.push(button("btn.resign", resign, { class: "btn ghost", id: "btn-resign" }));
     }
-    controls.append(...row);
+    controls.append(...row, ...help);
     syncOffers(tb);
     renderStatus();
   }
@@ -177,7 +265,12 @@ export function createControls(store, board, where, { showHint, resign, syncOffe
     else if (k === "h" || k === "H") {
       if (document.getElementById("btn-hint")) showHint();
     } else if (k === "Escape") store.release();
-    else if (k === "b" || k === "B") store.tap(BAR);
+    else if (k === "s" || k === "S") readBoard();
+    else if (k === "?") showKeys();
+    else if ((k === "t" || k === "T") && !typed.form.classList.contains("hidden")) {
+      event.preventDefault();
+      typed.input.focus();
+    } else if (k === "b" || k === "B") store.tap(BAR);
     else if (k === "o" || k === "O") store.tap(OFF);
     else if (/^[0-9]$/.test(k)) {
       digits += k;
@@ -218,5 +311,5 @@ export function createControls(store, board, where, { showHint, resign, syncOffe
     document.removeEventListener("keydown", onKey);
     clearTimeout(digitTimer);
   };
-  return { render, renderStatus, stop };
+  return { render, renderStatus, stop, typedPanel };
 }

@@ -16,7 +16,7 @@ import { createControls } from "./table-controls.js";
 import { createDialogs } from "./table-dialogs.js";
 import { createPresenter } from "./table-events.js";
 import { createHint } from "./table-hint.js";
-import { renderLog } from "./table-log.js";
+import { renderLog, say } from "./table-log.js";
 import { nameOf } from "./table-names.js";
 import { createSeats } from "./table-seats.js";
 import { createTableStore } from "./table-store.js";
@@ -53,7 +53,10 @@ function elements() {
 export function mountTable(root, code, { navigate }) {
   let el = elements();
   const store = createTableStore(code, {
-    present: (event, shown) => present(event, shown),
+    present: async (event, shown) => {
+      await present(event, shown);
+      say(v, event);
+    },
     paintLooks: () => board.paintLooks(),
     history: (match, since) => api.events(match, since).then((answer) => answer.events),
     onError: (known) => toast(tx(known === "generic" ? "error.generic" : `error.${known}`), "error"),
@@ -90,7 +93,7 @@ export function mountTable(root, code, { navigate }) {
 
   function layout() {
     el = elements();
-    const boardWrap = h("div", { class: "board-wrap" }, board.svg, el.tapHint);
+    const boardWrap = h("div", { class: "board-wrap" }, board.svg, el.tapHint, board.text);
     anchorToasts(boardWrap); // over the outer board, clear of the seats, the cube and the buttons
     const side = h(
       "aside",
@@ -99,7 +102,7 @@ export function mountTable(root, code, { navigate }) {
       el.hint,
       h("section", { class: "panel log-panel" }, tx("log.title", null, "h3"), el.log),
     );
-    el.main.append(el.seatTop, boardWrap, el.seatBottom, el.autoplay, el.controls, el.talk);
+    el.main.append(el.seatTop, boardWrap, el.seatBottom, el.autoplay, el.controls, controls.typedPanel(), el.talk);
     clear(root).append(el.banner, el.matchBar, el.waiting, h("div", { class: "table-grid" }, el.main, side));
   }
 

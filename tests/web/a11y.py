@@ -16,6 +16,7 @@ RUN = """async () => {
     impact: v.impact,
     help: v.help,
     targets: v.nodes.map((n) => n.target.join(" ")),
+    why: v.nodes.map((n) => n.failureSummary),
   }));
 }"""
 

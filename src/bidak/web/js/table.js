@@ -8,7 +8,7 @@ import { createAfterMatch } from "./aftermatch.js";
 import { api } from "./api.js";
 import { Connection } from "./connection.js";
 import { button, clear, h, tx } from "./dom.js";
-import { onLanguage } from "./i18n.js";
+import { onLanguage, t } from "./i18n.js";
 import { preloadLooks } from "./looks.js";
 import { createBoardView } from "./table-board.js";
 import { renderClocks, runClocks } from "./table-clocks.js";
@@ -37,7 +37,8 @@ function elements() {
     autoplay: h("div", { class: "autoplay-banner hidden", id: "autoplay-banner" }),
     status: h("div", { class: "status-line", id: "status-line", "aria-live": "polite" }),
     hint: h("section", { class: "panel hint-panel hidden", id: "hint-panel" }),
-    log: h("ol", { class: "log", id: "log" }),
+    // A list that scrolls is reached by Tab, so it scrolls by keys too (axe).
+    log: h("ol", { class: "log", id: "log", tabindex: "0", "aria-label": t("log.title") }),
     waiting: h("div", { class: "waiting hidden", id: "waiting" }),
     talk: h("div", { class: "talk-host" }),
     main: h("div", { class: "play-col" }),

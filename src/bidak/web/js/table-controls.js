@@ -122,9 +122,21 @@ export function createControls(store, board, where, { showHint, resign, syncOffe
     });
     return { form, input, error };
   }
+  /** Typing a play, and under it "read the board" and the list of keys (small, for everyone). */
   function typedPanel() {
     typed = typedForm(typed.input.value);
-    return typed.form;
+    typed.form.classList.toggle("hidden", !store.myMove());
+    return h(
+      "div",
+      { class: "access" },
+      typed.form,
+      h(
+        "div",
+        { class: "access-row" },
+        button("btn.read_board", readBoard, { class: "btn ghost small", id: "btn-read", title: t("keys.read") }),
+        button("btn.keys", showKeys, { class: "btn ghost small", id: "btn-keys", title: t("keys.help") }),
+      ),
+    );
   }
 
   function render() {
@@ -133,12 +145,8 @@ export function createControls(store, board, where, { showHint, resign, syncOffe
     const autoplay = clear(where.autoplay());
     autoplay.classList.add("hidden");
     typed.form.classList.toggle("hidden", !store.myMove());
-    const help = [
-      button("btn.read_board", readBoard, { class: "btn ghost small", id: "btn-read", title: t("keys.read") }),
-      button("btn.keys", showKeys, { class: "btn ghost small", id: "btn-keys", title: t("keys.help") }),
-    ];
     if (!tb || v.seat === null) {
-      if (tb) controls.append(tx("spectating", null, "span", { class: "muted" }), ...help);
+      if (tb) controls.append(tx("spectating", null, "span", { class: "muted" }));
       renderStatus();
       return;
     }
@@ -212,7 +220,7 @@ export function createControls(store, board, where, { showHint, resign, syncOffe
     if (allowed.has("resign") || allowed.has("forfeit")) {
       row.push(button("btn.resign", resign, { class: "btn ghost", id: "btn-resign" }));
     }
-    controls.append(...row, ...help);
+    controls.append(...row);
     syncOffers(tb);
     renderStatus();
   }

@@ -66,6 +66,9 @@ class PlayerRow(Base):
     """A moderator muted the player's table talk."""
     rated_ban: Mapped[bool] = mapped_column(Boolean, default=False)
     """Banned from rated play: the player's rated results no longer move any rating."""
+    access: Mapped[str | None] = mapped_column(String(64), default=None)
+    """The player's accessibility settings (issue 40), kept for every browser they sign in on:
+    the switches on, comma-separated (``motion,contrast,large,shapes``); None when none is."""
     puzzles_shared: Mapped[bool] = mapped_column(Boolean, default=True)
     """The player's banked positions may become puzzles for everybody (anonymous); switched off,
     their puzzles leave the pool and the cards banked from then on are not offered."""

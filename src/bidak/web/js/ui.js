@@ -178,10 +178,6 @@ export async function copyText(/** @type {string} */ text) {
   }
 }
 
-export function prefersReducedMotion() {
-  return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
-}
-
 /** Seconds as m:ss (rounded up, never below 0:00). */
 export function formatClock(/** @type {number} */ seconds) {
   const s = Math.max(0, Math.ceil(seconds));

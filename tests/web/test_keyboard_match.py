@@ -1,5 +1,6 @@
 """Play by keyboard (issue 40): a whole practice 1-point match against the Beginner, from the
-lobby to the match's end, with keys alone: not one pointer event reaches the page."""
+lobby to the match's end and its review, with keys alone: not one pointer event reaches the
+page."""
 
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ def play_by_keys(page: Any) -> None:
 
 
 def test_a_whole_practice_match_is_played_with_the_keyboard_alone(server: Any, pages: Any) -> None:
-    running = server()
+    running = server(review_workers=1, analysis_waiting=0)
     page = pages.new(running.base, DESKTOP, touch=False)
     page.add_init_script(f"({COUNT_POINTERS})()")
     page.goto("/")
@@ -70,4 +71,17 @@ def test_a_whole_practice_match_is_played_with_the_keyboard_alone(server: Any, p
     tab_to(page, "#btn-lobby")
     page.keyboard.press("Enter")
     page.wait_for_selector("#start-practice")
+
+    # The review, decision to decision by the arrow keys; each one said in the live region.
+    page.wait_for_selector("#history .history-item [data-review]")
+    tab_to(page, "#history .history-item [data-review]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#move-list .move", timeout=60000)
+    assert "Pip count" in (page.get_attribute(BOARD, "aria-label") or "")
+    page.evaluate("document.activeElement?.blur()")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector('#move-list .move.on[data-index="1"]')
+    said = page.inner_text("#announcer").strip()
+    shown = page.inner_text('#move-list .move.on[data-index="1"]')
+    assert said == ", ".join(line.strip() for line in shown.splitlines() if line.strip()), said
     assert page.evaluate("window.__pointers") == 0, "a pointer event reached the page"

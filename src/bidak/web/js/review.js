@@ -240,7 +240,10 @@ export function mountReview(root, matchId, { navigate }) {
     draw();
     // Decision to decision by keys: the live region says the decision now shown.
     const on = document.querySelector("#move-list .move.on");
-    if (on instanceof HTMLElement) announce(on.innerText.split(/\s*\n\s*/).join(", "));
+    if (on) {
+      const parts = [...on.children].map((part) => (part.textContent || "").trim());
+      announce(parts.filter(Boolean).join(", "));
+    }
   }
 
   function totals(/** @type {Review} */ data) {

@@ -15,7 +15,7 @@ SEED = "a11y25"
 
 
 def opening(server: Any, pages: Any, lang: str) -> Any:
-    running = server(seed=SEED, bot_delay=10.0)
+    running = server(seed=SEED)
     page = pages.new(running.base, PHONE)
     page.goto("/")
     set_language(page, lang)
@@ -34,6 +34,11 @@ def typed(page: Any, text: str) -> str:
     page.keyboard.press("Enter")
     return page.inner_text("#typed-error").strip()
 
+
+THEIR_PLAY = """[...window.__bidak.view.log].map(x => x.event).reverse()
+    .find(e => e.type === 'played' && e.player !== window.__bidak.view.seat)"""
+PLAYED = {"en": "played", "id": "memainkan", "fi": "pelasi"}
+FROM = {"en": "from", "id": "dari", "fi": "pisteestä"}
 
 ERRORS = {
     "en": [
@@ -74,13 +79,23 @@ def test_a_play_typed_in_notation_says_what_is_wrong_then_is_played(
     assert snapshot == BOARD_AFTER_8_5_6_5[lang]
     # "Read the board" (S) says it all at once in the polite live region.
     page.keyboard.press("s")
-    said = page.inner_text("#announcer")
+    said = page.inner_text("#announcer p:last-child")
     assert said.startswith(snapshot.split('listitem: "')[1].split('"')[0])
-    version = page.get_attribute(BOARD, "data-version")
     page.keyboard.press("Enter")
+    # The Beginner's reply is said in the live region: in notation, then in words from the
+    # player's side (its 24/21 is "from 1 to 4" here).
     page.wait_for_function(
-        "v => document.querySelector('#main svg.board').dataset.version !== v", arg=version
+        f"""w => {{
+            const e = {THEIR_PLAY};
+            const said = document.getElementById('announcer').textContent;
+            return e && said.includes(`${{w}} ${{e.notation}}`);
+        }}""",
+        arg=PLAYED[lang],
     )
+    said = page.inner_text("#announcer")
+    notation = page.evaluate(f"() => {THEIR_PLAY}.notation")
+    print(f"--- the live region ({lang}) ---\n{said}")
+    assert f"{PLAYED[lang]} {notation}: {FROM[lang]}" in said, said
 
 
 # What a screen reader finds in the board's accessible tree (Playwright's aria snapshot) for

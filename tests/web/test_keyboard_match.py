@@ -81,7 +81,7 @@ def test_a_whole_practice_match_is_played_with_the_keyboard_alone(server: Any, p
     page.evaluate("document.activeElement?.blur()")
     page.keyboard.press("ArrowRight")
     page.wait_for_selector('#move-list .move.on[data-index="1"]')
-    said = page.inner_text("#announcer").strip()
+    said = page.inner_text("#announcer p:last-child").strip()
     shown = page.inner_text('#move-list .move.on[data-index="1"]')
     assert said == ", ".join(line.strip() for line in shown.splitlines() if line.strip()), said
     assert page.evaluate("window.__pointers") == 0, "a pointer event reached the page"

@@ -97,8 +97,10 @@ function announcer() {
   return node;
 }
 
-/** Say `text` in the live region (a screen reader reads it when it is free). */
+/** Say `text` in the live region (a screen reader reads each addition when it is free; the
+ * last few stay, so none is taken away before it was read). */
 export function announce(/** @type {string} */ text) {
   const node = announcer();
-  node.replaceChildren(raw(text, "p"));
+  node.append(raw(text, "p"));
+  while (node.childElementCount > 4) node.firstElementChild?.remove();
 }

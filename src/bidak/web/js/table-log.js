@@ -103,7 +103,8 @@ export function say(v, event) {
   if (event.type === "played" && event.steps?.length) {
     const mine = event.player === (v.seat ?? v.table?.viewer ?? 0);
     const words = playInWords(event.steps, mine);
-    announce(t("sr.played", { name: nameOf(v, event.player), notation: event.notation || "", words }));
+    const params = { name: nameOf(v, event.player), notation: event.notation || "", words };
+    announce(t(mine && v.seat !== null ? "sr.played_me" : "sr.played", params));
     return;
   }
   const line = logLine(v, event);

@@ -95,3 +95,32 @@ def test_no_view_has_a_serious_or_critical_accessibility_violation(
     name = f"{'phone' if size is PHONE else 'desktop'}-{lang}.json"
     (REPORTS / name).write_text(json.dumps(found, indent=1), encoding="utf-8")
     assert not found, "\n".join([f"{len(found)} serious or critical:", *lines(found)])
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_accessibility_settings_add_no_violation(
+    server: Any, pages: Any, size: dict[str, int]
+) -> None:
+    """With every setting on (high contrast, large, distinguishable checkers, reduced motion)."""
+    running = server()
+    page = pages.new(running.base, size)
+    prepare(page)
+    page.goto("/")
+    page.wait_for_selector("#training-card")
+    every = {"motion": True, "contrast": True, "large": True, "shapes": True}
+    assert page.request.put("/api/me/access", data=every, headers={"Origin": running.base}).ok
+    page.reload()
+    page.wait_for_function("() => document.documentElement.classList.contains('a11y-contrast')")
+    page.wait_for_selector("#training-card")
+    found = audit(page, "lobby")
+    visit(page, "/account")
+    page.wait_for_selector("#access-contrast:checked")
+    found += audit(page, "/account")
+    visit(page, "/")
+    start_practice(page, "beginner", length=3, cube=True)
+    if wait_turn(page) == "roll":
+        found += audit(page, "table: to roll or double")
+        page.click("#btn-roll")
+    assert wait_turn(page) == "move"
+    found += audit(page, "table: to move")
+    assert not found, "\n".join([f"{len(found)} serious or critical:", *lines(found)])

@@ -4,12 +4,14 @@
 // Undo; "Check my play" sends the Position ID the play reaches), a cube question with its two
 // buttons. The board is drawn from the side of the seat given with the position. Keys, as at the
 // table: the arrow keys and Enter (or a point number, B bar, O off) to pick a checker and its
-// point, U/Backspace undo, Esc let go, Enter send a whole play, S read the board (speech.js).
+// point, U/Backspace undo, Esc let go, Enter send a whole play, S read the board (speech.js), T
+// the field where a play is typed in notation (typed.js).
 import { createBoard } from "./board.js";
 import { button, h, tx } from "./dom.js";
 import { t } from "./i18n.js";
 import { applyMine, BAR, cloneBoard, isComplete, OFF, options, remainingSteps, usedDice } from "./selection.js";
 import { announce, describe } from "./speech.js";
+import { readPlay, typedField } from "./typed.js";
 import { boardFromXgid } from "./xgid.js";
 
 /** @import { Board, DrillPlay } from "./types.js" */
@@ -35,6 +37,35 @@ export function createAnswering({ send, redraw }) {
     v.selected = null;
     v.done = false;
     v.cursor = null;
+    typedText = "";
+  }
+
+  /** What was typed in the notation field, kept while the answer is drawn again. */
+  let typedText = "";
+  function typedPanel(/** @type {Question} */ question) {
+    const field = typedField(
+      typedText,
+      (text) =>
+        v.done
+          ? null
+          : readPlay(
+              text,
+              boardFromXgid(question.xgid, question.seat).board,
+              question.legal_plays || [],
+              question.dice || [],
+            ),
+      (play) => {
+        typedText = "";
+        v.made = play.steps.map((step) => [Number(step[0]), Number(step[1])]);
+        v.selected = null;
+        redraw();
+        submitPlay();
+      },
+    );
+    field.input.addEventListener("input", () => {
+      typedText = field.input.value;
+    });
+    return field.form;
   }
 
   function finish() {
@@ -113,7 +144,13 @@ export function createAnswering({ send, redraw }) {
     const k = event.key;
     const opts = options(/** @type {any} */ (plays()), v.made, b);
     if (k === "s" || k === "S") announce(sentences(b).join(". "));
-    else if (k === "u" || k === "U" || k === "Backspace") {
+    else if (k === "t" || k === "T") {
+      const input = document.getElementById("typed-input");
+      if (input) {
+        event.preventDefault();
+        input.focus();
+      }
+    } else if (k === "u" || k === "U" || k === "Backspace") {
       v.made.pop();
       v.selected = null;
       redraw();
@@ -181,6 +218,7 @@ export function createAnswering({ send, redraw }) {
           ),
           button("drill.submit", submitPlay, { class: "btn primary", id: "drill-submit", disabled: !complete }),
         ),
+        typedPanel(question),
       );
     }
     const choices = question.decider === "taker" ? ["take", "drop"] : ["double", "no_double"];

@@ -4,13 +4,13 @@
 // (R roll, D double, U/Backspace undo, Enter OK, a point number, B bar, O off or the arrow
 // keys and Enter to pick, H hint, Esc to let go, T to type a play, S to read the board, ? the
 // list of keys), which does nothing while an input, a dialog or the rules panel has the focus.
-import { button, clear, h, raw, tx } from "./dom.js";
+import { button, clear, h, tx } from "./dom.js";
 import { t } from "./i18n.js";
 import { BAR, isComplete, OFF } from "./selection.js";
 import { announce } from "./speech.js";
 import { nameOf } from "./table-names.js";
 import { setTutor, tutorFirst, tutorOn } from "./tutor.js";
-import { readPlay } from "./typed.js";
+import { readPlay, typedField } from "./typed.js";
 import { dialog } from "./ui.js";
 
 /** The keys, as the list `?` opens says them (docs/client.md). */
@@ -69,62 +69,21 @@ export function createControls(store, board, where, { showHint, resign, syncOffe
     });
   }
 
-  // -- a play typed in notation (typed.js) ---------------------------------------------------
-  /** The form, made again at each layout (a change of language) with what was typed kept. */
-  let typed = typedForm("");
-  function typedForm(/** @type {string} */ value) {
-    const input = h("input", {
-      id: "typed-input",
-      autocomplete: "off",
-      spellcheck: "false",
-      autocapitalize: "off",
-      placeholder: "8/5 6/5",
-      "aria-describedby": "typed-error",
-    });
-    input.value = value;
-    const error = h("p", { id: "typed-error", class: "typed-error", role: "alert" });
-    const form = h(
-      "form",
-      { id: "typed-play", class: "typed-play hidden" },
-      tx("typed.label", null, "label", { for: "typed-input" }),
-      h(
-        "div",
-        { class: "typed-row" },
-        input,
-        button("typed.send", () => {}, { class: "btn", type: "submit", id: "typed-send" }),
-      ),
-      error,
-    );
-    input.addEventListener("keydown", (event) => {
-      if (event.key === "Escape") input.blur();
-    });
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      const tb = v.table;
-      if (!tb || !store.myMove()) {
-        clear(error).append(tx("typed.not_now"));
-        return;
-      }
-      const found = readPlay(
-        input.value,
-        { points: tb.points, bar: tb.bar, off: tb.off },
-        tb.legal_plays,
-        tb.dice || [],
-      );
-      if ("error" in found) {
-        clear(error).append(raw(t(found.error, found.params)));
-        return;
-      }
-      clear(error);
-      input.value = "";
-      store.setPlay(found.play.steps.map((step) => [step[0], step[1]]));
-      submit();
-    });
-    return { form, input, error };
+  // -- a play typed in notation (typed.js): the field is made again at each layout (a change of
+  // language) with what was typed kept.
+  let typed = typedField("", read, (play) => {
+    store.setPlay(play.steps.map((step) => [step[0], step[1]]));
+    submit();
+  });
+  /** What the field's text names at this table, or null when the player is not to move. */
+  function read(/** @type {string} */ text) {
+    const tb = v.table;
+    if (!tb || !store.myMove()) return null;
+    return readPlay(text, { points: tb.points, bar: tb.bar, off: tb.off }, tb.legal_plays, tb.dice || []);
   }
   /** Typing a play, and under it "read the board" and the list of keys (small, for everyone). */
   function typedPanel() {
-    typed = typedForm(typed.input.value);
+    typed = typedField(typed.input.value, read, typed.onPlay);
     typed.form.classList.toggle("hidden", !store.myMove());
     return h(
       "div",

@@ -3,6 +3,7 @@
 // the engine reads it (bidak.rules.notation: `parse_hops`, then `resolve`) and matched against
 // the legal plays the server sent with the table: nothing here decides legality. A text that
 // does not name one of them gives the error a player can act on, as a catalog key and params.
+import { button, clear, h, raw, tx } from "./dom.js";
 import { t } from "./i18n.js";
 import { BAR, OFF } from "./selection.js";
 
@@ -106,4 +107,51 @@ export function readPlay(text, board, legal, dice) {
     error: "typed.illegal",
     params: { text: text.trim(), dice: dice.join("-"), plays: names.join(", ") + (legal.length > 8 ? " …" : "") },
   };
+}
+
+/**
+ * The "Type a play" field: Enter reads the text with `read` (null: not the player's move now)
+ * and gives the play to `onPlay`, or says why not under the field (`role="alert"`).
+ * @param {string} value what the field holds at first
+ * @param {(text: string) => Reading | null} read
+ * @param {(play: LegalPlay) => void} onPlay
+ */
+export function typedField(value, read, onPlay) {
+  const input = h("input", {
+    id: "typed-input",
+    autocomplete: "off",
+    spellcheck: "false",
+    autocapitalize: "off",
+    placeholder: "8/5 6/5",
+    "aria-describedby": "typed-error",
+  });
+  input.value = value;
+  const error = h("p", { id: "typed-error", class: "typed-error", role: "alert" });
+  const form = h(
+    "form",
+    { id: "typed-play", class: "typed-play" },
+    tx("typed.label", null, "label", { for: "typed-input" }),
+    h(
+      "div",
+      { class: "typed-row" },
+      input,
+      button("typed.send", () => {}, { class: "btn", type: "submit", id: "typed-send" }),
+    ),
+    error,
+  );
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") input.blur();
+  });
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const found = read(input.value);
+    if (!found) clear(error).append(tx("typed.not_now"));
+    else if ("error" in found) clear(error).append(raw(t(found.error, found.params)));
+    else {
+      clear(error);
+      input.value = "";
+      onPlay(found.play);
+    }
+  });
+  return { form, input, error, onPlay };
 }

@@ -263,6 +263,8 @@ export function createControls(store, board, where, { showHint, resign, syncOffe
       board.render();
       board.markCursor();
     } else if (k === "Enter" || k === " ") {
+      // A focused button (Undo, Read the board, ...) takes its own Enter: not also the table's.
+      if (target?.closest?.("button, a, summary")) return;
       if (v.cursor !== null) {
         const c = v.cursor;
         store.setCursor(null);

@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 SEVERE = ("serious", "critical")
@@ -25,7 +28,9 @@ def prepare(page: Any) -> None:
     """Load axe into every document the page opens (an init script is not subject to the
     page's Content-Security-Policy, which allows no inline script)."""
     if not AXE.exists():  # pragma: no cover - npm ci installs it (.ci/run)
-        raise FileNotFoundError(f"{AXE}: run npm ci")
+        if os.environ.get("CI") == "true":
+            raise FileNotFoundError(f"{AXE}: npm ci installs it")
+        pytest.skip(f"no axe-core at {AXE}: run npm ci")
     page.add_init_script(path=str(AXE))
 
 

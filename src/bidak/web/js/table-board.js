@@ -8,6 +8,7 @@ import { t } from "./i18n.js";
 import { applyLooks } from "./looks.js";
 import { usedDice } from "./selection.js";
 import { boardText, describe, fill } from "./speech.js";
+import { nameOf } from "./table-names.js";
 
 /**
  * @import { Board, BoardState } from "./types.js"
@@ -90,13 +91,15 @@ export function createBoardView(store, where) {
     if (!tb) return [];
     const state = boardState(store.currentBoard());
     const mine = tb.viewer;
-    return describe(state.board, {
+    const words = describe(state.board, {
       dice: state.dice ? tb.dice : null,
       diceMine: state.dice?.side === "me",
       cube: state.cube,
       score: [tb.score[mine], tb.score[1 - mine]],
       length: tb.length,
     });
+    // A spectator sees the board from seat 0's side: say whose "yours" is.
+    return v.seat === null ? [t("sr.watching", { name: nameOf(v, mine) }), ...words] : words;
   }
 
   function render() {

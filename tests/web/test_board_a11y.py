@@ -81,7 +81,11 @@ def test_a_play_typed_in_notation_says_what_is_wrong_then_is_played(
     page.keyboard.press("s")
     said = page.inner_text("#announcer p:last-child")
     assert said.startswith(snapshot.split('listitem: "')[1].split('"')[0])
-    page.keyboard.press("Enter")
+    # Taken back (U twice), then typed: the typed play is made and sent.
+    page.keyboard.press("u")
+    page.keyboard.press("u")
+    page.wait_for_function("() => !document.querySelector('#main svg.board').dataset.made")
+    assert typed(page, "6/5 8/5") == ""
     # The Beginner's reply is said in the live region: in notation, then in words from the
     # player's side (its 24/21 is "from 1 to 4" here).
     page.wait_for_function(
@@ -96,6 +100,7 @@ def test_a_play_typed_in_notation_says_what_is_wrong_then_is_played(
     notation = page.evaluate(f"() => {THEIR_PLAY}.notation")
     print(f"--- the live region ({lang}) ---\n{said}")
     assert f"{PLAYED[lang]} {notation}: {FROM[lang]}" in said, said
+    assert " 8/5 6/5: " in said, "the typed 6/5 8/5 was played as 8/5 6/5, and said so"
 
 
 # What a screen reader finds in the board's accessible tree (Playwright's aria snapshot) for

@@ -369,6 +369,8 @@ async def test_a_guests_tournament_place_and_trophy_are_the_accounts(site: Site)
             assert joined.status_code == 200, joined.text
         await service.tick()
         room = (await laptop.get(f"/api/tournaments/{tid}")).json()["next_match"]["room"]
+        for pid in (guest, loser):  # both open the table: the match starts
+            await running.services.rooms.arrive(room, pid)
         await running.services.rooms.submit(room, loser, ForfeitMatch, None)
         await clock.advance(31 * 60)
         await service.tick()

@@ -80,7 +80,7 @@
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const at = node.textContent.indexOf(name);
       const holder = node.parentElement;
-      if (at < 0 || !holder || !visible(holder) || holder.closest('.backdrop, #log, .talk-bar')) continue;
+      if (at < 0 || !holder || !visible(holder) || holder.closest('.backdrop, #log, .talk-bar, .sr-only')) continue; // .sr-only: for screen readers, never seen
       let clip = holder;
       while (clip && getComputedStyle(clip).overflow === 'visible') clip = clip.parentElement;
       const edge = (clip || holder).getBoundingClientRect();

@@ -260,6 +260,9 @@ def test_leaderboard_live_list_and_profile(server: Any, pages: Any) -> None:
     desk.click(f".live-item[data-room='{ids['live']}']")
     desk.wait_for_selector("#main svg.board")
     desk.wait_for_selector("#controls [data-i18n='spectating']")
+    # The board in words says whose side a spectator hears it from (issue 40).
+    first = desk.locator("#board-text li").first.inner_text()
+    assert first.startswith("You are watching: “yours” here means the checkers of "), first
 
 
 def test_a_quick_match_between_guests_says_it_was_unrated_and_why(server: Any, pages: Any) -> None:

@@ -205,6 +205,15 @@ export interface Me {
   /** the browser came with a session that had ended: this is a new guest */
   signed_out?: boolean;
   moderator?: boolean;
+  /** the accessibility settings kept with the account (settings.js) */
+  access?: Access;
+}
+
+export interface Access {
+  motion: boolean;
+  contrast: boolean;
+  large: boolean;
+  shapes: boolean;
 }
 
 /** What main.js gives the views it mounts. */

@@ -7,7 +7,7 @@ from fastapi import APIRouter, HTTPException, Request
 from bidak.match import Phase, Player, state_from_json
 from bidak.server.accounts.deps import PlayerDep
 from bidak.server.accounts.names import NameRefused, clean_name
-from bidak.server.accounts.schemas import HistoryItem, Me, Rename
+from bidak.server.accounts.schemas import Access, HistoryItem, Me, Rename
 from bidak.server.mail import masked
 from bidak.server.play import PlayDep, bot_seat_name, is_bot_seat, seat_of
 from bidak.server.shared.store.models import PlayerRow
@@ -24,6 +24,7 @@ def _me(player: PlayerRow) -> Me:
         email=masked(player.email) if player.email else None,
         rating=round(player.rating, 2),
         moderator=bool(player.moderator),
+        access=Access.of(player.access),
     )
 
 
@@ -46,6 +47,13 @@ async def rename(body: Rename, player: PlayerDep, services: PlayDep) -> Me:
         return _me(await services.store.rename(player.id, name))
     except NameRefused as refused:
         raise HTTPException(422, {"code": refused.code, "message": refused.message}) from None
+
+
+@router.put("/access", response_model=Me)
+async def set_access(body: Access, player: PlayerDep, services: PlayDep) -> Me:
+    """Keep the visitor's accessibility settings with the account (every browser it signs in
+    on draws with them); an unknown switch answers 422."""
+    return _me(await services.store.set_access(player.id, body.stored()))
 
 
 @router.get("/matches", response_model=list[HistoryItem])

@@ -158,6 +158,11 @@ def _rename(connection: Connection, player_id: str, name: str) -> PlayerRow | No
     return player_row(connection, player_id)
 
 
+def _set_access(connection: Connection, player_id: str, access: str | None) -> PlayerRow | None:
+    connection.execute(update(_PLAYERS).where(_PLAYERS.c.id == player_id).values(access=access))
+    return player_row(connection, player_id)
+
+
 # -- a transaction each -----------------------------------------------------------------------
 
 
@@ -225,6 +230,13 @@ class Players:
             return {}
         rows = await self.db.rows(lambda session: list(session.scalars(_BY_IDS, {"ids": wanted})))
         return {row.id: row for row in rows}
+
+    async def set_access(self, player_id: str, access: str | None) -> PlayerRow:
+        """Store the player's accessibility settings (``players.access``); the row after it."""
+        row = await self.db.write(partial(_set_access, player_id=player_id, access=access))
+        if row is None:
+            raise KeyError(player_id)
+        return row
 
     async def rename(self, player_id: str, name: str) -> PlayerRow:
         """Store the player's new ``name`` (already checked by

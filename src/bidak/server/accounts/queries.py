@@ -174,6 +174,7 @@ def delete_account(connection: Connection, player_id: str, at: datetime) -> None
             deleted_at=at,
             board=None,
             checkers=None,
+            access=None,
         )
     )
 
@@ -289,6 +290,7 @@ def export(connection: Connection, player_id: str) -> dict[str, Any]:
             "checkin_day": player.checkin_day,
             "board": player.board,
             "checkers": player.checkers,
+            "access": player.access,
         },
         "sessions": [
             {k: v for k, v in row.items() if k != "token_hash"}

@@ -2,7 +2,32 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Access(BaseModel):
+    """The player's accessibility settings (docs/client.md, "Accessibility"), kept per account."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    motion: bool = Field(default=False, description="reduced motion (whatever the system says)")
+    contrast: bool = Field(default=False, description="high contrast")
+    large: bool = Field(default=False, description="larger checkers and point numbers")
+    shapes: bool = Field(
+        default=False,
+        description="checkers that differ by more than hue: light and dark, the opponent's marked",
+    )
+
+    def stored(self) -> str | None:
+        """As ``players.access`` keeps it: the switches on, comma-separated, or None."""
+        on = [name for name, value in self.model_dump().items() if value]
+        return ",".join(on) or None
+
+    @classmethod
+    def of(cls, stored: str | None) -> Access:
+        """From ``players.access`` (a name it does not know, from a later version, is left out)."""
+        names = set((stored or "").split(","))
+        return cls(**{name: True for name in cls.model_fields if name in names})
 
 
 class Me(BaseModel):
@@ -18,6 +43,7 @@ class Me(BaseModel):
         " it is now this new guest",
     )
     moderator: bool = Field(default=False, description="may open the moderators' queue")
+    access: Access = Field(default_factory=Access, description="the accessibility settings")
 
 
 class Rename(BaseModel):

@@ -14,6 +14,7 @@ import { button, clear, h, raw, tx } from "./dom.js";
 import { onLanguage } from "./i18n.js";
 import { auditList } from "./mod.js";
 import { puzzleSharingCard } from "./puzzles.js";
+import { accessCard } from "./settings.js";
 import { toast } from "./ui.js";
 
 /** @import { AuditEntry, PuzzleSummary, SessionItem, ViewContext } from "./types.js" */
@@ -22,7 +23,7 @@ import { toast } from "./ui.js";
  * @param {HTMLElement} root
  * @param {Omit<ViewContext, "session"> & { session?: Promise<unknown> }} context
  */
-export function mountAccount(root, { navigate, me, session = Promise.resolve() }) {
+export function mountAccount(root, { navigate, me, setMe, session = Promise.resolve() }) {
   /** @type {SessionItem[] | null} */
   let sessions = null;
   /** @type {AuditEntry[] | null} */
@@ -211,6 +212,7 @@ export function mountAccount(root, { navigate, me, session = Promise.resolve() }
             "div",
             { class: "col" },
             sessionsOf(),
+            accessCard({ me, setMe }),
             puzzleSharingCard({ summary: puzzles, changed: sharingChanged }),
             auditCard(),
             dataCard({ me, refresh }),

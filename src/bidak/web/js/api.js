@@ -2,7 +2,7 @@
 // HTTP calls of docs/protocol.md (plus the hint and review endpoints).
 
 /**
- * @import { AuditEntry, CheckIn, HintAnswer, HistoryItem, Leaderboard, LiveGame, MatchRating, Me, ModCase,
+ * @import { Access, AuditEntry, CheckIn, HintAnswer, HistoryItem, Leaderboard, LiveGame, MatchRating, Me, ModCase,
  *   ModCaseDetail, PlayerProfile, QuickOptions, QuickStatus, RematchAnswer, ReportReason, Review, RoomInfo, Shop,
  *   Wallet, MatchEvents, NextMatch, TournamentList, TournamentView, MyTournaments, TableTournament, Drill, DrillVerdict, TrainingSummary,
  *   TutorAdvice, PuzzleSummary, NextPuzzle, PuzzleVerdict } from "./types.js"
@@ -83,6 +83,7 @@ const tour = (/** @type {string} */ id) => `/api/tournaments/${encodeURIComponen
 export const api = {
   me: () => /** @type {Promise<Me>} */ (call("GET", "/api/me")),
   rename: (/** @type {string} */ name) => /** @type {Promise<Me>} */ (call("PATCH", "/api/me", { name })),
+  setAccess: (/** @type {Access} */ access) => /** @type {Promise<Me>} */ (call("PUT", "/api/me/access", access)),
   history: () => /** @type {Promise<HistoryItem[]>} */ (call("GET", "/api/me/matches")),
   createRoom: (/** @type {Record<string, unknown>} */ options) =>
     /** @type {Promise<RoomInfo>} */ (call("POST", "/api/rooms", options)),

@@ -127,6 +127,7 @@ export function mountDrill(root, { navigate }) {
   load();
   const off = onLanguage(draw);
   return () => {
+    answering.stop();
     gone = true;
     off();
   };

@@ -20,6 +20,7 @@ import { mountLeaderboard, mountLive, mountPlayer } from "./players.js";
 import { mountPuzzles } from "./puzzles.js";
 import { mountReview } from "./review.js";
 import { openRules } from "./rules.js";
+import { applyAccess, restoreAccess } from "./settings.js";
 import { mountTable } from "./table.js";
 import { followTournaments } from "./tournament-follow.js";
 import { mountTournament } from "./tournaments.js";
@@ -141,6 +142,7 @@ function route() {
 
 function boot() {
   setLanguage(defaultLanguage(), false);
+  restoreAccess();
   onLanguage(drawHeader);
   drawHeader();
   if (LINK_PAGE) {
@@ -153,6 +155,7 @@ function boot() {
   session = api.me().then(
     (x) => {
       me = x;
+      applyAccess(x.access);
       if (x.signed_out) signedOut(x);
     },
     () => {

@@ -211,6 +211,7 @@ export function mountPuzzles(root, { navigate }) {
   load();
   const off = onLanguage(draw);
   return () => {
+    answering.stop();
     gone = true;
     off();
   };

@@ -7,6 +7,7 @@ import { button, clear, h, raw, s, tx } from "./dom.js";
 import { onLanguage, t } from "./i18n.js";
 import { stepsOf } from "./notation.js";
 import { BAR, OFF } from "./selection.js";
+import { announce, describe } from "./speech.js";
 import { copyText, signed, toast } from "./ui.js";
 import { boardFromXgid } from "./xgid.js";
 
@@ -229,11 +230,20 @@ export function mountReview(root, matchId, { navigate }) {
         ? { side: mine ? "me" : "them", faces: d.dice.map((face) => ({ face, used: false })) }
         : null;
     board.render({ board: shown.board, dice, arrows, cube: null });
+    // The position in words (speech.js) as the board's accessible name, from the viewer's side.
+    const words = describe(shown.board, { dice: dice ? d.dice : null, diceMine: mine });
+    board.svg.setAttribute("aria-label", `${t("board.label")}. ${words.join(". ")}`);
   }
 
   function select(/** @type {number} */ i) {
     v.index = Math.max(0, Math.min(decisions().length - 1, i));
     draw();
+    // Decision to decision by keys: the live region says the decision now shown.
+    const on = document.querySelector("#move-list .move.on");
+    if (on) {
+      const parts = [...on.children].map((part) => (part.textContent || "").trim());
+      announce(parts.filter(Boolean).join(", "));
+    }
   }
 
   function totals(/** @type {Review} */ data) {

@@ -7,6 +7,8 @@ import { createBoard } from "./board.js";
 import { t } from "./i18n.js";
 import { applyLooks } from "./looks.js";
 import { usedDice } from "./selection.js";
+import { boardText, describe, fill } from "./speech.js";
+import { nameOf } from "./table-names.js";
 
 /**
  * @import { Board, BoardState } from "./types.js"
@@ -82,9 +84,29 @@ export function createBoardView(store, where) {
     };
   }
 
+  /** The board in words (speech.js), as it stands with the steps made so far. */
+  const text = boardText();
+  function lines() {
+    const tb = v.table;
+    if (!tb) return [];
+    const state = boardState(store.currentBoard());
+    const mine = tb.viewer;
+    const words = describe(state.board, {
+      dice: state.dice ? tb.dice : null,
+      diceMine: state.dice?.side === "me",
+      cube: state.cube,
+      score: [tb.score[mine], tb.score[1 - mine]],
+      length: tb.length,
+    });
+    // A spectator sees the board from seat 0's side: say whose "yours" is.
+    return v.seat === null ? [t("sr.watching", { name: nameOf(v, mine) }), ...words] : words;
+  }
+
   function render() {
     if (!v.table) return;
     board.render(boardState(store.currentBoard()));
+    text.setAttribute("aria-label", t("sr.board"));
+    fill(text, lines());
     board.svg.dataset.turn = String(v.table.turn ?? "");
     board.svg.dataset.phase = v.table.phase;
     board.svg.dataset.version = String(v.version);
@@ -115,7 +137,7 @@ export function createBoardView(store, where) {
     }
   }
 
-  return { svg: board.svg, render, paintLooks, markCursor, animate };
+  return { svg: board.svg, text, lines, render, paintLooks, markCursor, animate };
 }
 
 /** @typedef {ReturnType<typeof createBoardView>} BoardView */

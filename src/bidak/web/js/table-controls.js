@@ -2,13 +2,19 @@
 // The table's controls: the buttons the table allows now (roll, double, undo, OK, hint,
 // resign; take back control from auto-play), the status line under them, and the keyboard
 // (R roll, D double, U/Backspace undo, Enter OK, a point number, B bar, O off or the arrow
-// keys and Enter to pick, H hint, Esc to let go), which does nothing while an input, a dialog
-// or the rules panel has the focus.
-import { button, clear, tx } from "./dom.js";
+// keys and Enter to pick, H hint, Esc to let go, T to type a play, S to read the board, ? the
+// list of keys), which does nothing while an input, a dialog or the rules panel has the focus.
+import { button, clear, h, tx } from "./dom.js";
 import { t } from "./i18n.js";
 import { BAR, isComplete, OFF } from "./selection.js";
+import { announce } from "./speech.js";
 import { nameOf } from "./table-names.js";
 import { setTutor, tutorFirst, tutorOn } from "./tutor.js";
+import { readPlay, typedField } from "./typed.js";
+import { dialog } from "./ui.js";
+
+/** The keys, as the list `?` opens says them (docs/client.md). */
+const KEYS = ["roll", "double", "arrows", "numbers", "type", "undo", "ok", "hint", "read", "help", "dialogs"];
 
 /** @import { Table } from "./types.js" */
 
@@ -44,11 +50,60 @@ export function createControls(store, board, where, { showHint, resign, syncOffe
     tutorFirst(v, !v.sending && could, { cube: "no_double" }, () => act("roll"));
   }
 
+  /** Say the whole board in the live region ("read the board"). */
+  function readBoard() {
+    announce(board.lines().join(". "));
+  }
+
+  function showKeys() {
+    dialog({
+      id: "keys-dialog",
+      title: "keys.title",
+      body: () =>
+        h(
+          "ul",
+          { class: "keys-list" },
+          KEYS.map((key) => h("li", {}, tx(`keys.${key}`))),
+        ),
+      actions: [{ key: "btn.close", kind: "primary", id: "keys-close" }],
+    });
+  }
+
+  // -- a play typed in notation (typed.js): the field is made again at each layout (a change of
+  // language) with what was typed kept.
+  let typed = typedField("", read, (play) => {
+    store.setPlay(play.steps.map((step) => [step[0], step[1]]));
+    submit();
+  });
+  /** What the field's text names at this table, or null when the player is not to move. */
+  function read(/** @type {string} */ text) {
+    const tb = v.table;
+    if (!tb || !store.myMove()) return null;
+    return readPlay(text, { points: tb.points, bar: tb.bar, off: tb.off }, tb.legal_plays, tb.dice || []);
+  }
+  /** Typing a play, and under it "read the board" and the list of keys (small, for everyone). */
+  function typedPanel() {
+    typed = typedField(typed.input.value, read, typed.onPlay);
+    typed.form.classList.toggle("hidden", !store.myMove());
+    return h(
+      "div",
+      { class: "access" },
+      typed.form,
+      h(
+        "div",
+        { class: "access-row" },
+        button("btn.read_board", readBoard, { class: "btn ghost small", id: "btn-read", title: t("keys.read") }),
+        button("btn.keys", showKeys, { class: "btn ghost small", id: "btn-keys", title: t("keys.help") }),
+      ),
+    );
+  }
+
   function render() {
     const tb = v.table;
     const controls = clear(where.controls());
     const autoplay = clear(where.autoplay());
     autoplay.classList.add("hidden");
+    typed.form.classList.toggle("hidden", !store.myMove());
     if (!tb || v.seat === null) {
       if (tb) controls.append(tx("spectating", null, "span", { class: "muted" }));
       renderStatus();
@@ -177,7 +232,12 @@ export function createControls(store, board, where, { showHint, resign, syncOffe
     else if (k === "h" || k === "H") {
       if (document.getElementById("btn-hint")) showHint();
     } else if (k === "Escape") store.release();
-    else if (k === "b" || k === "B") store.tap(BAR);
+    else if (k === "s" || k === "S") readBoard();
+    else if (k === "?") showKeys();
+    else if ((k === "t" || k === "T") && !typed.form.classList.contains("hidden")) {
+      event.preventDefault();
+      typed.input.focus();
+    } else if (k === "b" || k === "B") store.tap(BAR);
     else if (k === "o" || k === "O") store.tap(OFF);
     else if (/^[0-9]$/.test(k)) {
       digits += k;
@@ -203,6 +263,8 @@ export function createControls(store, board, where, { showHint, resign, syncOffe
       board.render();
       board.markCursor();
     } else if (k === "Enter" || k === " ") {
+      // A focused button (Undo, Read the board, ...) takes its own Enter: not also the table's.
+      if (target?.closest?.("button, a, summary")) return;
       if (v.cursor !== null) {
         const c = v.cursor;
         store.setCursor(null);
@@ -218,5 +280,5 @@ export function createControls(store, board, where, { showHint, resign, syncOffe
     document.removeEventListener("keydown", onKey);
     clearTimeout(digitTimer);
   };
-  return { render, renderStatus, stop };
+  return { render, renderStatus, stop, typedPanel };
 }

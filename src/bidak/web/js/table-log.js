@@ -3,6 +3,7 @@
 // from the store's events at each drawing, so the names and the language are today's.
 import { clear, h, raw, tx } from "./dom.js";
 import { t } from "./i18n.js";
+import { announce, playInWords } from "./speech.js";
 import { evKey, nameOf } from "./table-names.js";
 
 /** @import { LoggedEvent, MatchEvent, TableView } from "./types.js" */
@@ -90,6 +91,24 @@ export function saidAlready(log, index) {
     if (earlier.type === "timed_out" && earlier.player === event.player) return earlier.strikes === event.strikes;
   }
   return false;
+}
+
+/**
+ * Say an event in the live region (speech.js): its line, and a play also in words, from the
+ * listener's side.
+ * @param {TableView} v
+ * @param {MatchEvent} event
+ */
+export function say(v, event) {
+  if (event.type === "played" && event.steps?.length) {
+    const mine = event.player === (v.seat ?? v.table?.viewer ?? 0);
+    const words = playInWords(event.steps, mine);
+    const params = { name: nameOf(v, event.player), notation: event.notation || "", words };
+    announce(t(mine && v.seat !== null ? "sr.played_me" : "sr.played", params));
+    return;
+  }
+  const line = logLine(v, event);
+  if (line) announce(line.textContent || "");
 }
 
 /** Draw the list `node` (an `<ol>`) from `v.log`. */

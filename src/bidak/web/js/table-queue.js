@@ -4,9 +4,9 @@
 // (table-events.js) shows it (a toast, a play's animation); other messages (talk, rematch) are
 // passed on. The server's `table` is the truth: after events the table is the one they end at.
 import { BAR, expandPlays, OFF } from "./selection.js";
+import { reducedMotion } from "./settings.js";
 import { restoreMade, saveMade } from "./table-made.js";
 import { boardOf, framesOf } from "./table-views.js";
-import { prefersReducedMotion } from "./ui.js";
 
 /**
  * @import { Change, ErrorMessage, EventsMessage, Deadline, LoggedEvent, MatchEvent, ServerMessage, SnapshotMessage,
@@ -116,7 +116,7 @@ export function createMessageQueue(v, hooks, emit) {
   /** @param {EventsMessage} message */
   async function applyEvents(message) {
     if (message.match !== v.match || message.version <= v.version) return;
-    const animate = !prefersReducedMotion();
+    const animate = !reducedMotion();
     for (const item of message.events) {
       addLog(item);
       await applyEvent(item.event, animate);

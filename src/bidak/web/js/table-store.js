@@ -111,6 +111,16 @@ export function createTableStore(code, hooks) {
     emit("play");
   }
 
+  /** Make the whole play `steps` at once (a play typed in notation, typed.js). */
+  function setPlay(/** @type {number[][]} */ steps) {
+    if (!myMove(v)) return;
+    v.made = steps.map(([s0, e0]) => [s0, e0]);
+    v.selected = null;
+    v.cursor = null;
+    saveMade(v);
+    emit("play");
+  }
+
   /** Let go of the picked checker and the keyboard's cursor. */
   function release() {
     v.selected = null;
@@ -169,6 +179,7 @@ export function createTableStore(code, hooks) {
     tap,
     undo,
     release,
+    setPlay,
     setCursor,
     submit,
     act,

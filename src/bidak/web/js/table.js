@@ -8,7 +8,7 @@ import { createAfterMatch } from "./aftermatch.js";
 import { api, refusalKey } from "./api.js";
 import { Connection } from "./connection.js";
 import { button, clear, h, tx } from "./dom.js";
-import { onLanguage } from "./i18n.js";
+import { onLanguage, t } from "./i18n.js";
 import { preloadLooks } from "./looks.js";
 import { createBoardView } from "./table-board.js";
 import { renderClocks, runClocks } from "./table-clocks.js";
@@ -16,7 +16,7 @@ import { createControls } from "./table-controls.js";
 import { createDialogs } from "./table-dialogs.js";
 import { createPresenter } from "./table-events.js";
 import { createHint } from "./table-hint.js";
-import { renderLog } from "./table-log.js";
+import { renderLog, say } from "./table-log.js";
 import { nameOf } from "./table-names.js";
 import { createSeats } from "./table-seats.js";
 import { createTableStore } from "./table-store.js";
@@ -38,7 +38,8 @@ function elements() {
     autoplay: h("div", { class: "autoplay-banner hidden", id: "autoplay-banner" }),
     status: h("div", { class: "status-line", id: "status-line", "aria-live": "polite" }),
     hint: h("section", { class: "panel hint-panel hidden", id: "hint-panel" }),
-    log: h("ol", { class: "log", id: "log" }),
+    // A list that scrolls is reached by Tab, so it scrolls by keys too (axe).
+    log: h("ol", { class: "log", id: "log", tabindex: "0", "aria-label": t("log.title") }),
     waiting: h("div", { class: "waiting hidden", id: "waiting" }),
     talk: h("div", { class: "talk-host" }),
     main: h("div", { class: "play-col" }),
@@ -54,7 +55,10 @@ function elements() {
 export function mountTable(root, code, { navigate }) {
   let el = elements();
   const store = createTableStore(code, {
-    present: (event, shown) => present(event, shown),
+    present: async (event, shown) => {
+      await present(event, shown);
+      say(v, event);
+    },
     paintLooks: () => board.paintLooks(),
     history: (match, since) => api.events(match, since).then((answer) => answer.events),
     onError: (known) => toast(tx(known === "generic" ? "error.generic" : `error.${known}`), "error"),
@@ -98,7 +102,7 @@ export function mountTable(root, code, { navigate }) {
 
   function layout() {
     el = elements();
-    const boardWrap = h("div", { class: "board-wrap" }, board.svg, el.tapHint);
+    const boardWrap = h("div", { class: "board-wrap" }, board.svg, el.tapHint, board.text);
     anchorToasts(boardWrap); // over the outer board, clear of the seats, the cube and the buttons
     const side = h(
       "aside",
@@ -107,7 +111,7 @@ export function mountTable(root, code, { navigate }) {
       el.hint,
       h("section", { class: "panel log-panel" }, tx("log.title", null, "h3"), el.log),
     );
-    el.main.append(el.seatTop, boardWrap, el.seatBottom, el.autoplay, el.controls, el.talk);
+    el.main.append(el.seatTop, boardWrap, el.seatBottom, el.autoplay, el.controls, controls.typedPanel(), el.talk);
     clear(root).append(
       el.banner,
       el.matchBar,

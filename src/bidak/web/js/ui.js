@@ -96,8 +96,19 @@ export function dialog({ title, titleParams, body, actions = [], dismissable = t
       ),
     );
   };
+  // Named by its first heading (the title, or the body's own), as a screen reader says it.
+  const name = () => {
+    const heading = box.querySelector("h1, h2, h3");
+    if (!heading) return;
+    if (!heading.id) heading.id = `${id || "dialog"}-title`;
+    box.setAttribute("aria-labelledby", heading.id);
+  };
   draw();
-  off = onLanguage(draw);
+  name();
+  off = onLanguage(() => {
+    draw();
+    name();
+  });
   backdrop.append(box);
   if (dismissable) backdrop.addEventListener("click", (event) => event.target === backdrop && close());
   document.addEventListener("keydown", onKey, true);
@@ -165,10 +176,6 @@ export async function copyText(/** @type {string} */ text) {
     area.remove();
     return ok;
   }
-}
-
-export function prefersReducedMotion() {
-  return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
 }
 
 /** Seconds as m:ss (rounded up, never below 0:00). */

@@ -72,6 +72,9 @@ class PlayerRow(Base):
     held: Mapped[bool] = mapped_column(Boolean, default=False)
     """The account took in a restricted guest at a sign-in and carries its restrictions until
     a moderator decides (it stands in the moderators' queue)."""
+    access: Mapped[str | None] = mapped_column(String(64), default=None)
+    """The player's accessibility settings (issue 40), kept for every browser they sign in on:
+    the switches on, comma-separated (``motion,contrast,large,shapes``); None when none is."""
     puzzles_shared: Mapped[bool] = mapped_column(Boolean, default=True)
     """The player's banked positions may become puzzles for everybody (anonymous); switched off,
     their puzzles leave the pool and the cards banked from then on are not offered."""

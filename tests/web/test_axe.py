@@ -3,7 +3,8 @@ each language, fails on any serious or critical violation.
 
 The views: the lobby, the account, the shop, the leaderboard, the live list, a profile, the
 daily drill and puzzles (empty for a new player), the moderators' page (as a visitor who is not
-one), a tournament, the table with a checker to move, with a checker picked, with the roll or
+one), a tournament, the moderators' queue (a case held for a decision) and a case as a
+moderator sees them, the table with a checker to move, with a checker picked, with the roll or
 the double to choose, a typed play refused, the list of keys, the resign and forfeit dialogs,
 the match-over dialog, and the review of that match."""
 
@@ -23,6 +24,17 @@ from tests.web.helpers import wait_for_my_move_or_end as wait_turn
 
 REPORTS = Path(__file__).resolve().parents[2] / "artifacts" / "axe"
 PAGES = ["/account", "/shop", "/leaderboard", "/live", "/drill", "/puzzles", "/mod"]
+
+
+async def hold(running: Any, player_id: str) -> None:
+    """The account as it is after a banned guest signed in to it: banned, held for a decision."""
+    from sqlalchemy import update
+    from sqlalchemy.engine import Connection
+
+    from bidak.server.shared.store.models import PlayerRow
+
+    held = update(PlayerRow).where(PlayerRow.id == player_id).values(play_ban=True, held=True)
+    await running.services.db.write(lambda c: Connection.execute(c, held))
 
 
 def visit(page: Any, hash_: str) -> None:
@@ -55,6 +67,17 @@ def test_no_view_has_a_serious_or_critical_accessibility_violation(
     page.click("#tour-create")
     page.wait_for_selector("#tour-copy")
     found += audit(page, "tournament")
+    # The moderators' queue (with a case held for a decision: this account after a signed-in
+    # guest's ban) and a case, as a moderator sees them.
+    running.call(lambda: running.services.fairplay.set_moderator(me, True, "audit"))
+    running.call(lambda: hold(running, me))
+    page.reload()
+    visit(page, "/mod")
+    page.wait_for_selector("#mod-queue [data-badge='held']")
+    found += audit(page, "/mod")
+    visit(page, f"/mod/{me}")
+    page.wait_for_selector("#mod-form")
+    found += audit(page, "/mod/case")
 
     visit(page, "/")
     start_practice(page, "beginner", length=3, cube=True)

@@ -49,8 +49,15 @@ async def _set(url: str, player_id: str, moderator: bool, reason: str) -> int:
         await db.close()
 
 
-def _run(player: str, moderator: bool, reason: str, database_url: str | None) -> None:
+def _logging() -> None:
+    """The decision's own log line; the database's migrations say nothing unless they fail
+    (they printed ten lines before every grant)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+
+
+def _run(player: str, moderator: bool, reason: str, database_url: str | None) -> None:
+    _logging()
     settings = _settings(database_url)
     raise typer.Exit(asyncio.run(_set(settings.database_url, player, moderator, reason)))
 
@@ -108,6 +115,6 @@ def act(
 ) -> None:
     """Act on a player as the operator: the only way to act on a moderator (moderators may
     not act on each other)."""
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
+    _logging()
     settings = _settings(database_url)
     raise typer.Exit(asyncio.run(_act(settings.database_url, player, kind, reason)))

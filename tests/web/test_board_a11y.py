@@ -50,7 +50,7 @@ ERRORS = {
     ],
     "id": [
         ("13/7", "13/7 bukan langkah sah untuk 3-1. Langkah sah antara lain:"),
-        ("9/6 6/5", "Anda tidak punya bidak di 9."),
+        ("9/6 6/5", "Kamu tidak punya bidak di 9."),
         ("5/8", "“5/8”: bidak bergerak dari poin yang lebih tinggi ke yang lebih rendah."),
     ],
     "fi": [
@@ -109,20 +109,20 @@ BOARD_AFTER_8_5_6_5 = {
     "id": '''\
 - region "Papan dalam kata-kata":
   - list:
-    - listitem: "Skor: Anda 0, lawan 0, pertandingan 1 poin"
-    - listitem: "Dadu Anda: 3 dan 1"
-    - listitem: "Jumlah pip: Anda 163, lawan 167"
-    - listitem: "Poin 24: 2 bidak Anda"
+    - listitem: "Skor: kamu 0, lawan 0, pertandingan 1 poin"
+    - listitem: "Dadumu: 3 dan 1"
+    - listitem: "Jumlah pip: kamu 163, lawan 167"
+    - listitem: "Poin 24: 2 bidakmu"
     - listitem: "Poin 19: 5 bidak lawan"
     - listitem: "Poin 17: 3 bidak lawan"
-    - listitem: "Poin 13: 5 bidak Anda"
+    - listitem: "Poin 13: 5 bidakmu"
     - listitem: "Poin 12: 5 bidak lawan"
-    - listitem: "Poin 8: 2 bidak Anda"
-    - listitem: "Poin 6: 4 bidak Anda"
-    - listitem: "Poin 5: 2 bidak Anda"
+    - listitem: "Poin 8: 2 bidakmu"
+    - listitem: "Poin 6: 4 bidakmu"
+    - listitem: "Poin 5: 2 bidakmu"
     - listitem: "Poin 1: 2 bidak lawan"
-    - listitem: "Di bar: Anda 0, lawan 0"
-    - listitem: "Sudah keluar: Anda 0, lawan 0"''',
+    - listitem: "Di bar: kamu 0, lawan 0"
+    - listitem: "Sudah keluar: kamu 0, lawan 0"''',
     "en": '''\
 - region "The board in words":
   - list:

@@ -130,6 +130,8 @@ async def _measure(
             for room in rng.sample(ready, min(batch, len(ready), matches - result.ended)):
                 a, b = in_play.pop(room)
                 weaker = a if strength[a] < strength[b] else b
+                for seated in (a, b):  # both come to the table: the match starts (its grace)
+                    await services.rooms.arrive(room, seated)
                 await services.rooms.submit(room, weaker, ForfeitMatch, None)
                 now = time.perf_counter()
                 ended_at[a] = ended_at[b] = now

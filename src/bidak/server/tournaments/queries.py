@@ -6,7 +6,7 @@ holder that lost it changes nothing), then records the matches that ended (a res
 with its match marked decided, so it counts once), and plans the next matches (their rows, with
 the room codes to make, before any room exists: a process that dies after the commit leaves a
 plan the next holder carries out). The grace of a match waiting for its players is in
-:mod:`.grace`.
+:mod:`.grace_queries`.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from bidak.server.shared.store.models import (
     UnratedMatchRow,
 )
 from bidak.server.shared.store.rows import insert_rows
-from bidak.server.tournaments.grace import arena_absences, knockout_grace
-from bidak.server.tournaments.rows import (
+from bidak.server.tournaments.grace_queries import arena_absences, knockout_grace
+from bidak.server.tournaments.step_queries import (
     ROOMS,
     E,
     M,

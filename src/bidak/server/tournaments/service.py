@@ -36,7 +36,7 @@ from bidak.server.shared.clocks import Clock
 from bidak.server.shared.settings import Settings
 from bidak.server.shared.store.db import Database, StorageError
 from bidak.server.shared.store.models import TournamentRow
-from bidak.server.tournaments import queries, whereabouts
+from bidak.server.tournaments import queries, whereabouts_queries
 from bidak.server.tournaments.queries import TournamentError
 from bidak.tournament import arena, knockout
 
@@ -198,11 +198,13 @@ class Tournaments:
 
     async def mine(self, player_id: str) -> dict[str, Any]:
         """Whether the player is in a tournament not over, and the match waiting for them."""
-        return await self.db.read(partial(whereabouts.mine, player_id=player_id))
+        return await self.db.read(partial(whereabouts_queries.mine, player_id=player_id))
 
     async def of_room(self, code: str, player_id: str) -> dict[str, Any] | None:
         """The tournament of a table, as its player (or a spectator) sees it there."""
-        found = await self.db.read(partial(whereabouts.of_room, code=code, player_id=player_id))
+        found = await self.db.read(
+            partial(whereabouts_queries.of_room, code=code, player_id=player_id)
+        )
         if found is not None:
             found["grace"] = self.settings.tournament_grace_seconds
         return found

@@ -1,5 +1,5 @@
-"""What a tournament's steps share (:mod:`.queries`, :mod:`.grace`): the tables, what one step
-did, and the rows written when a match is decided."""
+"""What a tournament's steps share (:mod:`.queries`, :mod:`.grace_queries`): the tables, what
+one step did, and the rows written when a match is decided."""
 
 from __future__ import annotations
 

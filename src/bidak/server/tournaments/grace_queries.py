@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
-from bidak.server.tournaments.rows import (
+from bidak.server.tournaments.step_queries import (
     NOBODY,
     ROOMS,
     M,

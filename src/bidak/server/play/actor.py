@@ -429,7 +429,7 @@ def rated_end(room: Room, match_id: str, state: MatchState) -> RatedEnd | None:
     winner, loser = seats[int(state.winner)], seats[int(state.winner.opponent)]
     if winner is None or loser is None or winner == loser or room.kind is RoomKind.PRACTICE:
         return None
-    return RatedEnd(match_id, winner, loser, state.rules.length)
+    return RatedEnd(match_id, winner, loser, state.rules.length, room.correspondence)
 
 
 def deadline_json(live: Live) -> DeadlineJson | None:

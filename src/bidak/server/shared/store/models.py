@@ -80,6 +80,12 @@ class PlayerRow(Base):
     volatility; moved only with an answer, in its transaction."""
     puzzle_deviation: Mapped[float] = mapped_column(Float, default=350.0)
     puzzle_volatility: Mapped[float] = mapped_column(Float, default=0.06)
+    corr_rating: Mapped[float] = mapped_column(Float, default=1500.0)
+    """The FIBS rating of correspondence play, apart from the live one (docs/correspondence.md)."""
+    corr_experience: Mapped[int] = mapped_column(Integer, default=0)
+    auto_roll: Mapped[bool] = mapped_column(Boolean, default=False)
+    """In correspondence matches a forced roll or a single legal play is applied for the
+    player (off by default: docs/correspondence.md)."""
 
 
 class SessionRow(Base):
@@ -122,6 +128,9 @@ class RoomRow(Base):
     rematch_at: Mapped[float | None] = mapped_column(Float, default=None)
     rematch_room: Mapped[str | None] = mapped_column(String(32), default=None)
     """The room of the rematch, once accepted."""
+    days_per_move: Mapped[int | None] = mapped_column(Integer, default=None)
+    """A correspondence room's allowance in days (``move_seconds`` holds it in seconds); None
+    for a live room."""
 
 
 class MatchRow(Base):
@@ -142,6 +151,17 @@ class MatchRow(Base):
     finished: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class VacationRow(Base):
+    """A player's vacation: their correspondence clocks stop from ``start`` to ``end``."""
+
+    __tablename__ = "vacations"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    start: Mapped[float] = mapped_column(Float)
+    end: Mapped[float] = mapped_column(Float)
 
 
 class EventRow(Base):

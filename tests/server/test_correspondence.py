@@ -193,3 +193,21 @@ async def test_your_games_waiting_on_you_first_and_the_badge_counts_them(tmp_pat
                 assert len(game["board"]) == 24
                 assert sum(n for n in game["board"] if n > 0) == 15
                 assert game["opponent"] is not None and game["score"] == [0, 0]
+
+
+async def test_two_processes_armed_for_one_deadline_time_it_out_once(tmp_path: Path) -> None:
+    clock = ManualClock()
+    settings = server_settings(tmp_path)
+    async with running_server(settings, clock) as first:
+        async with Client(first) as alice, Client(first) as bob:
+            room = await _correspondence(alice, bob, days=1)
+            # A second process on the same database re-arms every unfinished clock at start.
+            async with running_server(settings, clock) as second:
+                await clock.advance(DAY + 60)
+                await first.services.rooms.settle()
+                await second.services.rooms.settle()
+                await alice.until(lambda m: (alice.table or {}).get("phase") == "match_over")
+                match = (await alice.http.get(f"/api/rooms/{room['code']}")).json()["match_id"]
+                events = (await alice.http.get(f"/api/matches/{match}/events")).json()["events"]
+                kinds = [e["event"]["type"] for e in events]
+                assert kinds.count("timed_out") == 1 and kinds.count("match_won") == 1

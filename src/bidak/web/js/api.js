@@ -2,7 +2,7 @@
 // HTTP calls of docs/protocol.md (plus the hint and review endpoints).
 
 /**
- * @import { AuditEntry, CheckIn, HintAnswer, HistoryItem, Leaderboard, LiveGame, MatchRating, Me, ModCase,
+ * @import { AuditEntry, CheckIn, HintAnswer, HistoryItem, Leaderboard, LiveGame, YourGames, MatchRating, Me, ModCase,
  *   ModCaseDetail, PlayerProfile, QuickOptions, QuickStatus, RematchAnswer, ReportReason, Review, RoomInfo, Shop,
  *   Wallet, MatchEvents, NextMatch, TournamentList, TournamentView, Drill, DrillVerdict, TrainingSummary,
  *   TutorAdvice, PuzzleSummary, NextPuzzle, PuzzleVerdict } from "./types.js"
@@ -116,6 +116,8 @@ export const api = {
     /** @type {Promise<PlayerProfile>} */ (call("GET", `/api/players/${encodeURIComponent(id)}`)),
   leaderboard: () => /** @type {Promise<Leaderboard>} */ (call("GET", "/api/leaderboard")),
   live: () => /** @type {Promise<LiveGame[]>} */ (call("GET", "/api/live")),
+  // Correspondence (issue 38)
+  games: () => /** @type {Promise<YourGames>} */ (call("GET", "/api/games")),
   // Tournaments (issue 27)
   tournaments: () => /** @type {Promise<TournamentList>} */ (call("GET", "/api/tournaments")),
   tournament: (/** @type {string} */ id) => /** @type {Promise<TournamentView>} */ (call("GET", tour(id))),

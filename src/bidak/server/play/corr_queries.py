@@ -83,6 +83,8 @@ class Unfinished:
     """One of a player's unfinished matches, as stored."""
 
     room: str
+    kind: str
+    bot_level: str | None
     seat0_id: str | None
     seat1_id: str | None
     days_per_move: int | None
@@ -98,6 +100,8 @@ def unfinished(connection: Connection, player_id: str, limit: int = 200) -> list
     rows = connection.execute(
         select(
             _ROOMS.c.code,
+            _ROOMS.c.kind,
+            _ROOMS.c.bot_level,
             _ROOMS.c.seat0_id,
             _ROOMS.c.seat1_id,
             _ROOMS.c.days_per_move,

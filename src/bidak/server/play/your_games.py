@@ -12,6 +12,7 @@ from functools import partial
 from bidak.correspondence import Away, Game, remaining_days, waiting_first
 from bidak.match import Phase, Player, decider, state_from_json
 from bidak.server.play.corr_queries import Unfinished, unfinished, vacations
+from bidak.server.play.room import RoomKind, bot_seat_name
 from bidak.server.shared.store.db import Database
 
 
@@ -23,6 +24,8 @@ class YourGame(Game):
     match_id: str
     seat: int
     opponent_id: str | None
+    bot: str | None
+    """The opponent's name when a bot plays them (a practice match)."""
     score: tuple[int, int]
     length: int
     days_per_move: int | None
@@ -43,6 +46,7 @@ def _game(row: Unfinished, player_id: str) -> YourGame:
         match_id=row.match_id,
         seat=int(seat),
         opponent_id=row.seat1_id if seat is Player.ZERO else row.seat0_id,
+        bot=bot_seat_name(row.bot_level) if row.kind == RoomKind.PRACTICE else None,
         score=(state.score[seat], state.score[seat.opponent]),
         length=state.rules.length,
         days_per_move=row.days_per_move,

@@ -71,7 +71,7 @@ function drawHeader() {
       h(
         "a",
         { class: "btn ghost small games-link", href: "#/games", id: "header-games" },
-        tx("nav.games"),
+        tx("nav.games.short"),
         h("span", { class: "count-badge", id: "games-badge", hidden: true, "aria-live": "polite" }),
       ),
       button("nav.rules", () => openRules(), { class: "btn ghost small", id: "header-rules" }),

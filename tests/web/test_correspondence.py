@@ -2,7 +2,7 @@
 lobby's friend card with 'days per move', joined by its link, three plays each with the
 pages reloaded in between and hours passing on the server's clock; the page opened after the
 opponent played shows their play; 'Your games' lists the waiting game first, and the header's
-badge counts the games waiting on each player."""
+badge counts the games waiting on each player; a vacation is taken from the same page."""
 
 from __future__ import annotations
 
@@ -110,3 +110,18 @@ def test_a_correspondence_match_over_days_with_your_games_and_the_badge(
     screenshot(alice, "your-games-phone")
     assert alice.query_selector("#games-list svg.thumb circle")
     assert untranslated(alice) == []
+
+    # The player the match waits on takes a day of vacation from the same page.
+    waiting.wait_for_selector("#vacation-left")
+    before = waiting.inner_text("#games-list .game-item.yours .game-left")
+    assert waiting.inner_text("#vacation-left").startswith("15 of 15")
+    waiting.click('[data-name="vacation-days"] [data-value="1"]')
+    waiting.click("#take-vacation")
+    waiting.wait_for_selector("#vacation-until")
+    assert waiting.inner_text("#vacation-left").startswith("14 of 15")
+    waiting.wait_for_function(  # the clock stopped: a day more is left
+        "b => document.querySelector('#games-list .game-item.yours .game-left').textContent !== b",
+        arg=before,
+    )
+    screenshot(waiting, "vacation-phone")
+    assert untranslated(waiting) == []

@@ -362,6 +362,13 @@ export interface YourGame {
   board: number[];
 }
 
+export interface Vacation {
+  start: number | null;
+  end: number | null;
+  days_left: number;
+  bank: number;
+}
+
 export interface YourGames {
   now: number;
   waiting: number;

@@ -2,7 +2,7 @@
 // HTTP calls of docs/protocol.md (plus the hint and review endpoints).
 
 /**
- * @import { AuditEntry, CheckIn, HintAnswer, HistoryItem, Leaderboard, LiveGame, YourGames, MatchRating, Me, ModCase,
+ * @import { AuditEntry, CheckIn, HintAnswer, HistoryItem, Leaderboard, LiveGame, Vacation, YourGames, MatchRating, Me, ModCase,
  *   ModCaseDetail, PlayerProfile, QuickOptions, QuickStatus, RematchAnswer, ReportReason, Review, RoomInfo, Shop,
  *   Wallet, MatchEvents, NextMatch, TournamentList, TournamentView, Drill, DrillVerdict, TrainingSummary,
  *   TutorAdvice, PuzzleSummary, NextPuzzle, PuzzleVerdict } from "./types.js"
@@ -118,6 +118,9 @@ export const api = {
   live: () => /** @type {Promise<LiveGame[]>} */ (call("GET", "/api/live")),
   // Correspondence (issue 38)
   games: () => /** @type {Promise<YourGames>} */ (call("GET", "/api/games")),
+  vacation: () => /** @type {Promise<Vacation>} */ (call("GET", "/api/vacation")),
+  takeVacation: (/** @type {number} */ days) =>
+    /** @type {Promise<Vacation>} */ (call("POST", "/api/vacation", { days })),
   // Tournaments (issue 27)
   tournaments: () => /** @type {Promise<TournamentList>} */ (call("GET", "/api/tournaments")),
   tournament: (/** @type {string} */ id) => /** @type {Promise<TournamentView>} */ (call("GET", tour(id))),

@@ -2,12 +2,13 @@
 // 'Your games' (#/games): every unfinished match, live or correspondence, the ones waiting on
 // the viewer first by time left (the server's order, GET /api/games), each with the opponent,
 // the score, the time left and a board thumbnail; and the header's badge, the count of games
-// waiting on the viewer, asked again on every route and every 30 s.
-import { api } from "./api.js";
+// waiting on the viewer, asked again on every route and every 30 s; and the vacation card
+// (days left this year, take some: the correspondence clocks stop meanwhile).
+import { api, statusOf } from "./api.js";
 import { button, clear, h, raw, s, tx } from "./dom.js";
-import { formatClock } from "./ui.js";
+import { formatClock, segmented, toast } from "./ui.js";
 
-/** @import { YourGame, YourGames } from "./types.js" */
+/** @import { Vacation, YourGame, YourGames } from "./types.js" */
 
 const BADGE_MS = 30000;
 
@@ -84,15 +85,65 @@ function row(game, now) {
   );
 }
 
+/**
+ * The vacation card: the one running (until when), or the days left and a way to take some.
+ * @param {Vacation} vacation
+ * @param {(v: Vacation) => void} redraw
+ */
+function vacationCard(vacation, redraw) {
+  let days = 1;
+  const until =
+    vacation.end === null
+      ? null
+      : new Date(vacation.end * 1000).toLocaleString(document.documentElement.lang || undefined, {
+          dateStyle: "medium",
+          timeStyle: "short",
+        });
+  const take = async () => {
+    try {
+      redraw(await api.takeVacation(days));
+    } catch (error) {
+      toast(tx(statusOf(error) === 409 ? "vacation.refused" : "error.generic"), "error");
+    }
+  };
+  const choices = [1, 2, 3, 5, 7]
+    .filter((n) => n <= vacation.days_left)
+    .map((n) => ({ value: n, key: "opt.days.n", params: { n } }));
+  return h(
+    "section",
+    { class: "card", id: "vacation-card" },
+    h("div", { class: "card-head" }, tx("vacation.title", null, "h2")),
+    tx("vacation.body", null, "p", { class: "muted small" }),
+    tx("vacation.left", { n: Math.floor(vacation.days_left), bank: vacation.bank }, "p", { id: "vacation-left" }),
+    until !== null
+      ? tx("vacation.until", { until }, "p", { class: "notice", id: "vacation-until" })
+      : choices.length
+        ? h(
+            "div",
+            { class: "field" },
+            segmented("vacation-days", choices, days, (x) => {
+              days = x;
+            }),
+            button("vacation.take", take, { class: "btn wide", id: "take-vacation" }),
+          )
+        : null,
+  );
+}
+
 /** `#/games` */
 export function mountGames(
   /** @type {HTMLElement} */ root,
   /** @type {{ navigate: (path: string) => void }} */ { navigate },
 ) {
   let gone = false;
+  /** @type {Vacation | null} */
+  let vacation = null;
+  /** @type {YourGames | null} */
+  let shown = null;
   /** @param {YourGames | null} data @param {boolean} failed */
   const draw = (data, failed) => {
     if (gone) return;
+    shown = data;
     const body = failed
       ? tx("error.generic", null, "p", { class: "muted" })
       : data === null
@@ -120,16 +171,32 @@ export function mountGames(
           tx("games.body", null, "p", { class: "muted small" }),
           body,
         ),
+        vacation
+          ? vacationCard(vacation, (v) => {
+              vacation = v;
+              draw(shown, false);
+              load(); // the deadlines moved with the vacation
+            })
+          : null,
       ),
     );
   };
   draw(null, false);
-  api.games().then(
-    (data) => {
-      draw(data, false);
-      setBadge(data.waiting);
+  const load = () =>
+    api.games().then(
+      (data) => {
+        draw(data, false);
+        setBadge(data.waiting);
+      },
+      () => draw(null, true),
+    );
+  load();
+  api.vacation().then(
+    (v) => {
+      vacation = v;
+      draw(shown, false);
     },
-    () => draw(null, true),
+    () => {},
   );
   return () => {
     gone = true;

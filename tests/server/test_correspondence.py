@@ -206,8 +206,43 @@ async def test_two_processes_armed_for_one_deadline_time_it_out_once(tmp_path: P
                 await clock.advance(DAY + 60)
                 await first.services.rooms.settle()
                 await second.services.rooms.settle()
-                await alice.until(lambda m: (alice.table or {}).get("phase") == "match_over")
+                await first.services.rooms.settle()
+                # Each process has a bus of its own here, so read the store, not a socket.
                 match = (await alice.http.get(f"/api/rooms/{room['code']}")).json()["match_id"]
                 events = (await alice.http.get(f"/api/matches/{match}/events")).json()["events"]
                 kinds = [e["event"]["type"] for e in events]
                 assert kinds.count("timed_out") == 1 and kinds.count("match_won") == 1
+
+
+async def test_rolling_is_a_tap_unless_the_player_asks_for_auto_roll(tmp_path: Path) -> None:
+    clock = ManualClock()
+    async with running_server(server_settings(tmp_path), clock) as running:
+        async with Client(running) as alice, Client(running) as bob:
+            await _correspondence(alice, bob, days=1)  # 1 point: no cube, nobody may double
+            script = Script(3)
+            starter = next(c for c, s in ((alice, 0), (bob, 1)) if _mine(c.table or {}, s))
+            second = bob if starter is alice else alice
+            settings = await starter.http.get("/api/games/settings")
+            assert settings.json() == {"auto_roll": False}
+
+            async def act(client: Client) -> None:
+                before = client.version
+                action = script.choose(client.table or {})
+                assert action is not None
+                await client.act(action)
+                await client.until(lambda m: client.version > before)
+                await _catch_up(alice, bob)
+
+            await act(starter)  # the opening play
+            # Off by default: the second player rolls by a tap although they cannot double.
+            table = second.table or {}
+            assert table["phase"] == "roll" and "roll" in table["allowed"]
+            assert "double" not in table["allowed"]
+
+            turned = await starter.http.put("/api/games/settings", json={"auto_roll": True})
+            assert turned.json() == {"auto_roll": True}
+            await act(second)  # roll
+            while (second.table or {}).get("turn") == int(second is bob):
+                await act(second)  # play (a single legal play is the player's too)
+            # The starter asked for auto-roll: their roll was thrown for them.
+            assert (starter.table or {})["phase"] in ("move", "match_over")

@@ -102,9 +102,13 @@ class Actor:
         room: Callable[[str], Awaitable[Room]],
         deadline: Deadline,
         stored: Callable[[Live], None],
+        manual: Callable[[Room], Awaitable[frozenset[Player]]] | None = None,
     ) -> None:
         self.store, self.bus, self.clock = store, bus, clock
         self._seeds, self._room, self._deadline, self._stored = seeds, room, deadline, stored
+        self._manual = manual
+        """The seats of a room that roll and play a single legal play themselves (a
+        correspondence player without auto-roll, docs/correspondence.md)."""
         self._live: dict[str, Live] = {}
         # One lock per match being acted on; it goes away with its last user, so a server
         # that runs for months does not keep one for every match it ever served.
@@ -260,7 +264,11 @@ class Actor:
                             continue
                         raise RoomError("illegal", str(refused)) from None
                     events.extend(first)
-                state, more = advance(state, dice)  # the steps nobody chooses (rules.md 10)
+                manual = frozenset[Player]()
+                if self._manual is not None and live.room.correspondence:
+                    manual = await self._manual(live.room)
+                # the steps nobody chooses (rules.md 10)
+                state, more = advance(state, dice, manual)
                 events.extend(more)
                 if not events:
                     return

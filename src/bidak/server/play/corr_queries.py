@@ -52,6 +52,19 @@ def take_vacation(connection: Connection, player_id: str, now: float, days: int,
     return away
 
 
+def auto_rolls(connection: Connection, ids: list[str]) -> dict[str, bool]:
+    """Whether each of the players asked for forced rolls and single plays to be applied."""
+    rows = connection.execute(
+        select(_PLAYERS.c.id, _PLAYERS.c.auto_roll).where(_PLAYERS.c.id.in_(ids))
+    )
+    return {row.id: bool(row.auto_roll) for row in rows}
+
+
+def set_auto_roll(connection: Connection, player_id: str, on: bool) -> None:
+    """The player's auto-roll setting (docs/correspondence.md)."""
+    connection.execute(update(_PLAYERS).where(_PLAYERS.c.id == player_id).values(auto_roll=on))
+
+
 def asked_at(connection: Connection, match_id: str, version: int) -> float | None:
     """When the match reached ``version`` (the decision pending there was asked for)."""
     found = connection.execute(

@@ -63,6 +63,28 @@ async def games(player: PlayerDep, services: PlayDep) -> GamesOut:
     return GamesOut(now=services.clock.now(), waiting=sum(g.yours for g in found), games=out)
 
 
+class SettingsIO(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    auto_roll: bool = Field(
+        description="in correspondence matches, a roll when you cannot double and a single legal"
+        " play are applied for you (off by default: you tap to roll and play them)"
+    )
+
+
+@router.get("/api/games/settings", response_model=SettingsIO)
+async def read_settings(player: PlayerDep, services: PlayDep) -> SettingsIO:
+    """Your correspondence settings."""
+    return SettingsIO(auto_roll=await services.rooms.auto_roll(player.id))
+
+
+@router.put("/api/games/settings", response_model=SettingsIO)
+async def write_settings(body: SettingsIO, player: PlayerDep, services: PlayDep) -> SettingsIO:
+    """Change your correspondence settings (from your next decision on)."""
+    await services.rooms.set_auto_roll(player.id, body.auto_roll)
+    return body
+
+
 class VacationOut(BaseModel):
     start: float | None = Field(description="the vacation you are on or booked, from (server time)")
     end: float | None

@@ -28,7 +28,7 @@ from bidak.engine.workers import BotPool
 from bidak.match import Action, Phase, Player, RuleSet, rules_from_json, rules_to_json
 from bidak.server.play.actor import Actor, Live, live_from_row
 from bidak.server.play.bots import Bots
-from bidak.server.play.corr_queries import take_vacation, unfinished
+from bidak.server.play.corr_queries import auto_rolls, set_auto_roll, take_vacation, unfinished
 from bidak.server.play.dice import new_seed
 from bidak.server.play.options import FriendOptions, PracticeOptions
 from bidak.server.play.queries import ChoosePairs, NewRoom, RoomStore, room_value
@@ -77,6 +77,7 @@ class RoomService:
             room=self.room,
             deadline=lambda room, state: deadline(room, state, clock.now()),
             stored=self._stored,
+            manual=self._manual,
         )
         self.bots = Bots(self.actor, self.tasks, pool, settings)
         self.timers = Timers(store, self.actor, self.bots, self.tasks, settings)
@@ -297,6 +298,21 @@ class RoomService:
         return await self.actor.start_match(room, rules)
 
     # -- correspondence ---------------------------------------------------------------------------
+
+    async def _manual(self, room: Room) -> frozenset[Player]:
+        """The seats of a correspondence room whose players roll and play a single legal play
+        themselves (auto-roll off, the default)."""
+        seats = [(Player.ZERO, room.seat0_id), (Player.ONE, room.seat1_id)]
+        ids = [pid for _, pid in seats if pid is not None]
+        on = await self.store.db.read(partial(auto_rolls, ids=ids))
+        return frozenset(p for p, pid in seats if pid is not None and not on.get(pid, False))
+
+    async def auto_roll(self, player_id: str) -> bool:
+        on = await self.store.db.read(partial(auto_rolls, ids=[player_id]))
+        return on.get(player_id, False)
+
+    async def set_auto_roll(self, player_id: str, on: bool) -> None:
+        await self.store.db.write(partial(set_auto_roll, player_id=player_id, on=on))
 
     async def your_games(self, player_id: str) -> list[YourGame]:
         """The player's unfinished matches, the ones waiting on them first by time left."""

@@ -124,4 +124,14 @@ def test_a_correspondence_match_over_days_with_your_games_and_the_badge(
         arg=before,
     )
     screenshot(waiting, "vacation-phone")
+    # Auto-roll is off by default, and kept when switched on.
+    waiting.wait_for_selector("#auto-roll:not([disabled])")
+    assert not waiting.is_checked("#auto-roll")
+    with waiting.expect_response(
+        lambda r: r.url.endswith("/api/games/settings") and r.request.method == "PUT"
+    ):
+        waiting.check("#auto-roll")
+    waiting.reload()
+    waiting.wait_for_selector("#auto-roll:not([disabled])")
+    assert waiting.is_checked("#auto-roll")
     assert untranslated(waiting) == []

@@ -118,6 +118,9 @@ export const api = {
   live: () => /** @type {Promise<LiveGame[]>} */ (call("GET", "/api/live")),
   // Correspondence (issue 38)
   games: () => /** @type {Promise<YourGames>} */ (call("GET", "/api/games")),
+  gameSettings: () => /** @type {Promise<{ auto_roll: boolean }>} */ (call("GET", "/api/games/settings")),
+  setAutoRoll: (/** @type {boolean} */ on) =>
+    /** @type {Promise<{ auto_roll: boolean }>} */ (call("PUT", "/api/games/settings", { auto_roll: on })),
   vacation: () => /** @type {Promise<Vacation>} */ (call("GET", "/api/vacation")),
   takeVacation: (/** @type {number} */ days) =>
     /** @type {Promise<Vacation>} */ (call("POST", "/api/vacation", { days })),

@@ -3,7 +3,8 @@
 // the viewer first by time left (the server's order, GET /api/games), each with the opponent,
 // the score, the time left and a board thumbnail; and the header's badge, the count of games
 // waiting on the viewer, asked again on every route and every 30 s; and the vacation card
-// (days left this year, take some: the correspondence clocks stop meanwhile).
+// (days left this year, take some: the correspondence clocks stop meanwhile) with the
+// auto-roll switch (off by default: a roll and a single legal play are the player's taps).
 import { api, statusOf } from "./api.js";
 import { button, clear, h, raw, s, tx } from "./dom.js";
 import { formatClock, segmented, toast } from "./ui.js";
@@ -130,12 +131,38 @@ function vacationCard(vacation, redraw) {
   );
 }
 
+/** The auto-roll switch, filled in when the setting arrives. */
+function autoRollRow() {
+  const box = h("input", { type: "checkbox", id: "auto-roll", disabled: true });
+  api.gameSettings().then(
+    (x) => {
+      box.checked = x.auto_roll;
+      box.disabled = false;
+    },
+    () => {},
+  );
+  box.addEventListener("change", () => {
+    const on = box.checked;
+    api.setAutoRoll(on).catch(() => {
+      box.checked = !on;
+      toast(tx("error.generic"), "error");
+    });
+  });
+  return h(
+    "div",
+    { class: "field" },
+    h("label", { class: "check-row", for: "auto-roll" }, box, tx("games.auto_roll")),
+    tx("games.auto_roll.body", null, "p", { class: "muted small" }),
+  );
+}
+
 /** `#/games` */
 export function mountGames(
   /** @type {HTMLElement} */ root,
   /** @type {{ navigate: (path: string) => void }} */ { navigate },
 ) {
   let gone = false;
+  const autoRoll = autoRollRow();
   /** @type {Vacation | null} */
   let vacation = null;
   /** @type {YourGames | null} */
@@ -170,6 +197,7 @@ export function mountGames(
           h("div", { class: "card-head" }, tx("games.title", null, "h2")),
           tx("games.body", null, "p", { class: "muted small" }),
           body,
+          autoRoll,
         ),
         vacation
           ? vacationCard(vacation, (v) => {

@@ -246,3 +246,21 @@ async def test_rolling_is_a_tap_unless_the_player_asks_for_auto_roll(tmp_path: P
                 await act(second)  # play (a single legal play is the player's too)
             # The starter asked for auto-roll: their roll was thrown for them.
             assert (starter.table or {})["phase"] in ("move", "match_over")
+
+
+async def test_a_correspondence_rematch_is_a_correspondence_match(tmp_path: Path) -> None:
+    clock = ManualClock()
+    async with running_server(server_settings(tmp_path), clock) as running:
+        async with Client(running) as alice, Client(running) as bob:
+            room = await _correspondence(alice, bob, days=3)
+            await alice.act({"type": "forfeit"})
+            await bob.until(lambda m: (bob.table or {}).get("phase") == "match_over")
+            code = room["code"]
+            assert (await alice.http.post(f"/api/rooms/{code}/rematch")).json()[
+                "state"
+            ] == "offered"
+            accepted = (await bob.http.post(f"/api/rooms/{code}/rematch")).json()
+            again = (await bob.http.get(f"/api/rooms/{accepted['room']}")).json()
+            assert again["days_per_move"] == 3 and again["move_seconds"] == 3 * DAY
+            games = (await bob.http.get("/api/games")).json()["games"]
+            assert [g["days_per_move"] for g in games] == [3]

@@ -106,9 +106,7 @@ class Actor:
     ) -> None:
         self.store, self.bus, self.clock = store, bus, clock
         self._seeds, self._room, self._deadline, self._stored = seeds, room, deadline, stored
-        self._manual = manual
-        """The seats of a room that roll and play a single legal play themselves (a
-        correspondence player without auto-roll, docs/correspondence.md)."""
+        self._manual = manual  # seats that roll and play a forced play themselves (auto-roll off)
         self._live: dict[str, Live] = {}
         # One lock per match being acted on; it goes away with its last user, so a server
         # that runs for months does not keep one for every match it ever served.
@@ -267,8 +265,7 @@ class Actor:
                 manual = frozenset[Player]()
                 if self._manual is not None and live.room.correspondence:
                     manual = await self._manual(live.room)
-                # the steps nobody chooses (rules.md 10)
-                state, more = advance(state, dice, manual)
+                state, more = advance(state, dice, manual)  # the steps nobody chooses (rules.md 10)
                 events.extend(more)
                 if not events:
                     return

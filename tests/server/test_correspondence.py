@@ -264,3 +264,27 @@ async def test_a_correspondence_rematch_is_a_correspondence_match(tmp_path: Path
             assert again["days_per_move"] == 3 and again["move_seconds"] == 3 * DAY
             games = (await bob.http.get("/api/games")).json()["games"]
             assert [g["days_per_move"] for g in games] == [3]
+
+
+async def test_a_deadline_kept_across_a_restart_runs_out_in_the_new_process(
+    tmp_path: Path,
+) -> None:
+    clock = ManualClock()
+    settings = server_settings(tmp_path)
+    async with running_server(settings, clock) as running:
+        async with Client(running) as alice, Client(running) as bob:
+            room = await _correspondence(alice, bob, days=2)
+            due = alice.messages[-1]["deadline"]["at"]
+            cookies = alice.http.cookies
+    await clock.advance(DAY)  # a day passes while the server is down
+    async with running_server(settings, clock) as running:
+        async with Client(running) as alice:
+            alice.http.cookies = cookies
+            snapshot = await alice.join(room["code"])
+            assert snapshot["deadline"]["at"] == due  # the same deadline, not a new allowance
+            await clock.advance(DAY - 60)
+            await running.services.rooms.settle()
+            assert (alice.table or {})["phase"] != "match_over"
+            await clock.advance(120)
+            await alice.until(lambda m: (alice.table or {}).get("phase") == "match_over")
+            assert [e["type"] for e in _events(alice)].count("timed_out") == 1

@@ -4,6 +4,7 @@ and its deadline, 'Your games' and its badge (docs/correspondence.md)."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -93,7 +94,9 @@ async def test_a_correspondence_match_is_played_over_days_to_its_end(tmp_path: P
 async def test_running_out_of_days_loses_the_match_and_moves_the_correspondence_rating(
     tmp_path: Path,
 ) -> None:
-    clock = ManualClock()
+    # Rated ends are stamped with the wall clock; the ban's refund window (30 days) is judged
+    # on the server's clock: start this one at the wall clock's time so the two agree.
+    clock = ManualClock(time.time())
     async with running_server(server_settings(tmp_path), clock) as running:
         async with Client(running) as alice, Client(running) as bob:
             ids = await _ids(alice, bob)
@@ -119,6 +122,21 @@ async def test_running_out_of_days_loses_the_match_and_moves_the_correspondence_
             winner, loser = rows[ids[1 - late]], rows[ids[late]]
             assert winner.corr_rating > 1500.0 > loser.corr_rating
             assert winner.rating == loser.rating == 1500.0  # the live rating is another skill
+
+            # A ban of the winner gives the loss back to the correspondence rating.
+            async with Client(running) as mod:
+                mod_id = (await mod.http.get("/api/me")).json()["id"]
+                await running.services.fairplay.set_moderator(mod_id, True, "test")
+                banned = await mod.http.post(
+                    f"/api/mod/players/{winner.id}/actions", json={"kind": "ban", "note": "x"}
+                )
+                assert banned.status_code == 200, banned.text
+                assert banned.json()["detail"].startswith("1 refund(s)")
+            rows = await running.services.db.rows(
+                lambda s: {p.id: p for p in s.scalars(select(PlayerRow))}
+            )
+            assert rows[loser.id].corr_rating == pytest.approx(1500.0)
+            assert rows[loser.id].rating == 1500.0
 
 
 async def test_a_vacation_stops_the_clock_and_counts_against_the_bank(tmp_path: Path) -> None:

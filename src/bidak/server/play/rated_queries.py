@@ -127,6 +127,7 @@ def rate(connection: Connection, end: RatedEnd, at: datetime) -> bool:
             winner_change=gain,
             loser_change=loss,
             at=at,
+            correspondence=end.correspondence,
         )
     )
     for row, change in ((winner, gain), (loser, loss)):

@@ -219,6 +219,8 @@ class RatedMatchRow(Base):
     winner_change: Mapped[float] = mapped_column(Float)
     loser_change: Mapped[float] = mapped_column(Float)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    correspondence: Mapped[bool] = mapped_column(Boolean, default=False)
+    """A correspondence match: the changes are of the correspondence rating."""
 
 
 class UnratedMatchRow(Base):

@@ -6,6 +6,8 @@
 - ``players.auto_roll``: a forced roll or a single legal play is applied for the player in
   correspondence matches (off by default).
 - ``vacations``: each player's vacations, which stop their correspondence clocks.
+- ``rated_matches.correspondence``: which rating a rated match's changes are of (a ban's
+  refund gives back the right one).
 
 Revision ID: 0016
 Revises: 0014
@@ -36,6 +38,10 @@ def upgrade() -> None:
         "players",
         sa.Column("auto_roll", sa.Boolean(), nullable=False, server_default=sa.false()),
     )
+    op.add_column(
+        "rated_matches",
+        sa.Column("correspondence", sa.Boolean(), nullable=False, server_default=sa.false()),
+    )
     op.create_table(
         "vacations",
         sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
@@ -49,6 +55,8 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index("ix_vacations_player_id", table_name="vacations")
     op.drop_table("vacations")
+    with op.batch_alter_table("rated_matches") as batch:
+        batch.drop_column("correspondence")
     with op.batch_alter_table("players") as batch:
         for column in ("auto_roll", "corr_experience", "corr_rating"):
             batch.drop_column(column)

@@ -6,6 +6,8 @@
 - ``players.auto_roll``: a forced roll or a single legal play is applied for the player in
   correspondence matches (off by default).
 - ``vacations``: each player's vacations, which stop their correspondence clocks.
+- indexes on ``rooms.seat0_id`` and ``rooms.seat1_id``: 'Your games' and its header badge
+  read a player's rooms often.
 - ``rated_matches.correspondence``: which rating a rated match's changes are of (a ban's
   refund gives back the right one).
 
@@ -50,9 +52,13 @@ def upgrade() -> None:
         sa.Column("end", sa.Float(), nullable=False),
     )
     op.create_index("ix_vacations_player_id", "vacations", ["player_id"])
+    op.create_index("ix_rooms_seat0_id", "rooms", ["seat0_id"])
+    op.create_index("ix_rooms_seat1_id", "rooms", ["seat1_id"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_rooms_seat1_id", table_name="rooms")
+    op.drop_index("ix_rooms_seat0_id", table_name="rooms")
     op.drop_index("ix_vacations_player_id", table_name="vacations")
     op.drop_table("vacations")
     with op.batch_alter_table("rated_matches") as batch:

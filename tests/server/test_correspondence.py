@@ -306,3 +306,32 @@ async def test_a_deadline_kept_across_a_restart_runs_out_in_the_new_process(
             await clock.advance(120)
             await alice.until(lambda m: (alice.table or {}).get("phase") == "match_over")
             assert [e["type"] for e in _events(alice)].count("timed_out") == 1
+
+
+async def test_a_lease_held_by_a_dead_process_is_taken_over_when_it_runs_out(
+    tmp_path: Path,
+) -> None:
+    from sqlalchemy import update
+
+    from bidak.server.shared.store.models import MatchRow
+
+    clock = ManualClock()
+    async with running_server(server_settings(tmp_path, sweep_seconds=5.0), clock) as running:
+        async with Client(running) as alice, Client(running) as bob:
+            room = await _correspondence(alice, bob, days=1)
+            info = (await alice.http.get(f"/api/rooms/{room['code']}")).json()
+            held = clock.now() + DAY + 60  # another process took the lease at the deadline, died
+            table = MatchRow.__table__
+            await running.services.db.write(
+                lambda c: c.execute(
+                    update(table).where(table.c.id == info["match_id"]).values(lease_until=held)
+                )
+            )
+            await clock.advance(DAY + 1)
+            await running.services.rooms.settle()
+            assert (alice.table or {})["phase"] != "match_over"  # the lease holder's to apply
+            for _ in range(20):  # the sweeper looks every 5 s; the lease runs out after 60
+                await clock.advance(5)
+                await running.services.rooms.settle()
+            await alice.until(lambda m: (alice.table or {}).get("phase") == "match_over")
+            assert [e["type"] for e in _events(alice)].count("timed_out") == 1

@@ -91,6 +91,24 @@ def move_deadline(connection: Connection, match_id: str, version: int, deadline:
     return bool(moved.rowcount)
 
 
+def take_lease(
+    connection: Connection, match_id: str, version: int, now: float, seconds: float
+) -> bool:
+    """Hold the match at ``version`` for ``seconds`` to apply its timeout: True for the one
+    process that takes it (no lease, or one that ran out), False for every other."""
+    taken = connection.execute(
+        update(_MATCHES)
+        .where(
+            _MATCHES.c.id == match_id,
+            _MATCHES.c.version == version,
+            _MATCHES.c.finished.is_(False),
+            or_(_MATCHES.c.lease_until.is_(None), _MATCHES.c.lease_until < now),
+        )
+        .values(lease_until=now + seconds)
+    )
+    return bool(taken.rowcount)
+
+
 @dataclass(frozen=True)
 class Unfinished:
     """One of a player's unfinished matches, as stored."""

@@ -14,8 +14,9 @@ from __future__ import annotations
 from functools import partial
 
 from bidak.correspondence import Away, deadline
+from bidak.match import Action, Drop, Move, Phase, Player, current_plays, fixed_fallback
 from bidak.server.play.actor import Live
-from bidak.server.play.corr_queries import asked_at, move_deadline, vacations
+from bidak.server.play.corr_queries import asked_at, move_deadline, take_lease, vacations
 from bidak.server.shared.store.db import Database
 
 
@@ -39,3 +40,32 @@ async def store_deadline(db: Database, live: Live, at: float) -> bool:
         partial(move_deadline, match_id=live.match_id, version=live.state.version, deadline=at)
     )
     return moved
+
+
+LEASE_SECONDS = 60.0
+"""How long the process applying a correspondence timeout holds the match."""
+
+
+async def lease(db: Database, live: Live, now: float) -> bool:
+    """Whether this process takes the match's lease to apply its timeout now."""
+    taken: bool = await db.write(
+        partial(
+            take_lease,
+            match_id=live.match_id,
+            version=live.state.version,
+            now=now,
+            seconds=LEASE_SECONDS,
+        )
+    )
+    return taken
+
+
+def forfeit_fallback(live: Live, player: Player) -> Action:
+    """A legal action for the Timeout that loses a correspondence match: it is checked, never
+    played (``TimeoutPolicy.FORFEIT``), so no engine is asked for a play."""
+    fixed = fixed_fallback(live.state, player)
+    if fixed is not None:
+        return fixed
+    if live.state.phase is Phase.DOUBLED:
+        return Drop(player)
+    return Move.of(player, current_plays(live.state)[0])

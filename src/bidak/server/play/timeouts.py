@@ -18,7 +18,7 @@ from dataclasses import replace
 from bidak.match import MatchState, Phase, Player, Timeout, decider
 from bidak.server.play.actor import Actor, Live
 from bidak.server.play.bots import Bots
-from bidak.server.play.correspondence import due, store_deadline
+from bidak.server.play.correspondence import due, forfeit_fallback, lease, store_deadline
 from bidak.server.play.queries import RoomStore
 from bidak.server.play.room import Room, RoomError, is_bot_seat
 from bidak.server.play.tasks import Tasks
@@ -111,7 +111,17 @@ class Timers:
             if self.actor.clock.now() >= at:
                 break
             await self.tasks.sleep_until(at)
-        await self._expire(live, player, at)
+        if not await lease(db, live, self.actor.clock.now()):
+            return  # another process applies it (or did: the match moved on)
+        try:
+            await self.actor.act_for_nobody(
+                live.match_id,
+                lambda state: Timeout(player, forfeit_fallback(live, player)),
+                expect_version=live.state.version,
+                sleep_until=self.tasks.sleep_until,
+            )
+        except RoomError as refused:  # pragma: no cover - the fallback is a legal action
+            log.error("timeout refused in %s: %s", live.match_id, refused)
 
     def start_sweeping(self) -> None:
         self._sweeper = self.tasks.spawn(self._sweep_forever(), "sweeper")

@@ -149,6 +149,8 @@ class MatchRow(Base):
     dice_drawn: Mapped[int] = mapped_column(Integer, default=0)
     deadline: Mapped[float | None] = mapped_column(Float, default=None)
     deadline_version: Mapped[int | None] = mapped_column(Integer, default=None)
+    lease_until: Mapped[float | None] = mapped_column(Float, default=None)
+    """A correspondence timeout is being applied by one process until then (its lease)."""
     finished: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -5,6 +5,8 @@
   play, kept apart from the live one (a different skill).
 - ``players.auto_roll``: a forced roll or a single legal play is applied for the player in
   correspondence matches (off by default).
+- ``matches.lease_until``: the process applying a correspondence timeout holds the match
+  until then, so one process does it (another takes over once the lease runs out).
 - ``vacations``: each player's vacations, which stop their correspondence clocks.
 - indexes on ``rooms.seat0_id`` and ``rooms.seat1_id``: 'Your games' and its header badge
   read a player's rooms often.
@@ -28,6 +30,7 @@ depends_on = None
 
 def upgrade() -> None:
     op.add_column("rooms", sa.Column("days_per_move", sa.Integer(), nullable=True))
+    op.add_column("matches", sa.Column("lease_until", sa.Float(), nullable=True))
     op.add_column(
         "players",
         sa.Column("corr_rating", sa.Float(), nullable=False, server_default=sa.text("1500.0")),
@@ -66,5 +69,7 @@ def downgrade() -> None:
     with op.batch_alter_table("players") as batch:
         for column in ("auto_roll", "corr_experience", "corr_rating"):
             batch.drop_column(column)
+    with op.batch_alter_table("matches") as batch:
+        batch.drop_column("lease_until")
     with op.batch_alter_table("rooms") as batch:
         batch.drop_column("days_per_move")

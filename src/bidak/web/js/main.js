@@ -71,7 +71,8 @@ function drawHeader() {
       h(
         "a",
         { class: "btn ghost small games-link", href: "#/games", id: "header-games" },
-        tx("nav.games.short"),
+        h("span", { class: "games-icon", "aria-hidden": "true" }),
+        tx("nav.games.short", null, "span", { class: "games-text" }),
         h("span", { class: "count-badge", id: "games-badge", hidden: true, "aria-live": "polite" }),
       ),
       button("nav.rules", () => openRules(), { class: "btn ghost small", id: "header-rules" }),

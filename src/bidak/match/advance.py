@@ -29,35 +29,41 @@ from bidak.match.actions import Action
 from bidak.match.dice import DiceSource
 from bidak.match.events import Event
 from bidak.match.machine import Transition, apply
+from bidak.match.player import Player
 from bidak.match.queries import automatic_action
 from bidak.match.state import MatchState
 
 __all__ = ["advance", "automatic_steps"]
 
 
-def automatic_steps(state: MatchState, dice: DiceSource) -> Iterator[tuple[Action, Transition]]:
+def automatic_steps(
+    state: MatchState, dice: DiceSource, manual: frozenset[Player] = frozenset()
+) -> Iterator[tuple[Action, Transition]]:
     """Each step nobody chooses, in order: the action and what applying it to the state gave.
 
     Lazy: a step is applied, and its dice drawn, only when the caller asks for it, so a caller
     that stops early (at a game's end, say) leaves the rest untaken and the dice undrawn. The
     last state yielded waits for a decision or is the end of the match; nothing is yielded when
-    ``state`` already does.
+    ``state`` already does. A player in ``manual`` rolls and plays a single legal play
+    themselves (:func:`~bidak.match.automatic_action`).
     """
-    action = automatic_action(state)
+    action = automatic_action(state, manual)
     while action is not None:
         transition = apply(state, action, dice)
         yield action, transition
         state = transition.state
-        action = automatic_action(state)
+        action = automatic_action(state, manual)
 
 
-def advance(state: MatchState, dice: DiceSource) -> Transition:
+def advance(
+    state: MatchState, dice: DiceSource, manual: frozenset[Player] = frozenset()
+) -> Transition:
     """Apply every step nobody chooses: the state that waits for a decision, and the events.
 
     The state is ``state`` itself, with no events, when someone must already decide.
     """
     events: list[Event] = []
-    for _, step in automatic_steps(state, dice):
+    for _, step in automatic_steps(state, dice, manual):
         state = step.state
         events.extend(step.events)
     return Transition(state, tuple(events))

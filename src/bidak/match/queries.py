@@ -57,21 +57,25 @@ def forced_play(state: MatchState) -> Play | None:
     return plays[0] if len(plays) == 1 else None
 
 
-def automatic_action(state: MatchState) -> Action | None:
+def automatic_action(state: MatchState, manual: frozenset[Player] = frozenset()) -> Action | None:
     """The action nobody has to choose (rules.md 10), for the server to apply in a loop.
 
     - the opening roll: nobody decides anything, so it is thrown for ``Player.ZERO``;
     - the player on roll who cannot double rolls;
     - a roll with only one way to play it is played.
+
+    A player in ``manual`` rolls and plays a single legal play themselves (a correspondence
+    player who did not ask for them to be applied); a roll with no legal play still passes.
     """
     if state.phase is Phase.OPENING:
         return OpeningRoll(Player.ZERO)
     if state.turn is None:
         return None
-    if state.phase is Phase.ROLL and not can_double(state, state.turn):
+    mine = state.turn in manual
+    if state.phase is Phase.ROLL and not mine and not can_double(state, state.turn):
         return Roll(state.turn)
     if state.phase is Phase.MOVE:
         play = forced_play(state)
-        if play is not None:
+        if play is not None and (not mine or not play.steps):
             return Move.of(state.turn, play)
     return None

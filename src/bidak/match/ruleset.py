@@ -34,6 +34,9 @@ class TimeoutPolicy(Enum):
     THREE_STRIKES = "three_strikes"
     """The fallback is played and the timeout is a strike; the third strike of the match loses
     it (JoinPal). A turn gives at most one strike, however many of its decisions time out."""
+    FORFEIT = "forfeit"
+    """The first timeout loses the match, scored as a forfeit; nothing is played for the
+    player (correspondence matches: no auto-play, no three strikes)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,9 +78,13 @@ class RuleSet:
 
         >>> RuleSet(timeout_policy=TimeoutPolicy.THREE_STRIKES).strike_limit
         3
+        >>> RuleSet(timeout_policy=TimeoutPolicy.FORFEIT).strike_limit
+        1
         >>> RuleSet().strike_limit is None
         True
         """
+        if self.timeout_policy is TimeoutPolicy.FORFEIT:
+            return 1
         return STRIKES_TO_LOSE if self.timeout_policy is TimeoutPolicy.THREE_STRIKES else None
 
     @property

@@ -357,6 +357,33 @@ export interface LiveGame {
   started_at: string;
 }
 
+export interface YourGame {
+  room: string;
+  match_id: string;
+  yours: boolean;
+  deadline: number | null;
+  seat: number;
+  opponent: string | null;
+  opponent_id: string | null;
+  score: number[];
+  length: number;
+  days_per_move: number | null;
+  board: number[];
+}
+
+export interface Vacation {
+  start: number | null;
+  end: number | null;
+  days_left: number;
+  bank: number;
+}
+
+export interface YourGames {
+  now: number;
+  waiting: number;
+  games: YourGame[];
+}
+
 export interface PlayerProfile {
   id: string;
   name: string;

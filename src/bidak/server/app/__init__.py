@@ -33,8 +33,8 @@ from bidak.server.mail.outbox import LogTransport, Outbox, SmtpConfig, SmtpTrans
 from bidak.server.matches import routes as matches
 from bidak.server.matchmaking import routes as quick_match
 from bidak.server.matchmaking.service import QuickMatch
+from bidak.server.play import games_routes, ws
 from bidak.server.play import routes as rooms
-from bidak.server.play import ws
 from bidak.server.play.dice import new_seed
 from bidak.server.play.service import RoomService
 from bidak.server.play.storage import Store
@@ -244,6 +244,7 @@ def create_app(
     quiet_refusals()  # an invalid frame is the client's error: one line, no traceback
     app.include_router(me.router)
     app.include_router(rooms.router)
+    app.include_router(games_routes.router)
     app.include_router(matches.router)
     app.include_router(analysis.router)
     app.include_router(wallet.router)

@@ -244,12 +244,13 @@ def refund(
 ) -> dict[str, float]:
     """Give back to each opponent what they lost to ``banned_id`` in rated matches of the last
     :data:`REFUND_DAYS` days, once per match: a match refunded before (the ``refunds`` key) is
-    skipped. Returns the points given back per match. The opponents' rows are locked in one
+    skipped; a correspondence match's loss goes back to the correspondence rating. Returns
+    the points given back per match. The opponents' rows are locked in one
     order, so two bans at once never deadlock."""
     since = at - timedelta(days=REFUND_DAYS)
     done = select(_REFUNDS.c.match_id)
     rows = connection.execute(
-        select(_RATED.c.match_id, _RATED.c.loser_id, _RATED.c.loser_change)
+        select(_RATED.c.match_id, _RATED.c.loser_id, _RATED.c.loser_change, _RATED.c.correspondence)
         .where(
             _RATED.c.winner_id == banned_id,
             _RATED.c.at >= since,
@@ -267,10 +268,11 @@ def refund(
                 match_id=row.match_id, player_id=row.loser_id, amount=amount, action_id=action_id
             )
         )
+        column = "corr_rating" if row.correspondence else "rating"  # the rating it moved
         rating = connection.execute(
-            select(_PLAYERS.c.rating).where(_PLAYERS.c.id == row.loser_id).with_for_update()
+            select(_PLAYERS.c[column]).where(_PLAYERS.c.id == row.loser_id).with_for_update()
         ).scalar_one()
-        _set(connection, row.loser_id, rating=rating + amount)
+        _set(connection, row.loser_id, **{column: rating + amount})
         given[row.match_id] = amount
     return given
 

@@ -102,9 +102,11 @@ class Actor:
         room: Callable[[str], Awaitable[Room]],
         deadline: Deadline,
         stored: Callable[[Live], None],
+        manual: Callable[[Room], Awaitable[frozenset[Player]]] | None = None,
     ) -> None:
         self.store, self.bus, self.clock = store, bus, clock
         self._seeds, self._room, self._deadline, self._stored = seeds, room, deadline, stored
+        self._manual = manual  # seats that roll and play a forced play themselves (auto-roll off)
         self._live: dict[str, Live] = {}
         # One lock per match being acted on; it goes away with its last user, so a server
         # that runs for months does not keep one for every match it ever served.
@@ -260,7 +262,10 @@ class Actor:
                             continue
                         raise RoomError("illegal", str(refused)) from None
                     events.extend(first)
-                state, more = advance(state, dice)  # the steps nobody chooses (rules.md 10)
+                manual = frozenset[Player]()
+                if self._manual is not None and live.room.correspondence:
+                    manual = await self._manual(live.room)
+                state, more = advance(state, dice, manual)  # the steps nobody chooses (rules.md 10)
                 events.extend(more)
                 if not events:
                     return
@@ -429,7 +434,7 @@ def rated_end(room: Room, match_id: str, state: MatchState) -> RatedEnd | None:
     winner, loser = seats[int(state.winner)], seats[int(state.winner.opponent)]
     if winner is None or loser is None or winner == loser or room.kind is RoomKind.PRACTICE:
         return None
-    return RatedEnd(match_id, winner, loser, state.rules.length)
+    return RatedEnd(match_id, winner, loser, state.rules.length, room.correspondence)
 
 
 def deadline_json(live: Live) -> DeadlineJson | None:

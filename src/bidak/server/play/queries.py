@@ -76,6 +76,7 @@ def room_value(row: RoomRow) -> Room:
         match_id=row.match_id,
         rated=bool(row.rated),
         private=bool(row.private),
+        days_per_move=row.days_per_move,
     )
 
 

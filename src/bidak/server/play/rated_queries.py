@@ -12,6 +12,9 @@ ratings at most :data:`PAIR_LIMIT` times in :data:`PAIR_WINDOW` (further matches
 (``unrated_matches``) for the match-over dialog. The count is read after both players' rows are
 locked, so two matches of one pair ending at once are counted one after the other: they cannot
 both be the third.
+
+A correspondence match moves the correspondence rating (``players.corr_rating`` and its
+experience), never the live one: live and correspondence play are different skills.
 """
 
 from __future__ import annotations
@@ -41,6 +44,8 @@ _BOTH = (
         _PLAYERS.c.id,
         _PLAYERS.c.rating,
         _PLAYERS.c.experience,
+        _PLAYERS.c.corr_rating,
+        _PLAYERS.c.corr_experience,
         _PLAYERS.c.rated_ban,
         _PLAYERS.c.email,
     )
@@ -72,6 +77,8 @@ class RatedEnd:
     winner_id: str
     loser_id: str
     length: int
+    correspondence: bool = False
+    """The match was a correspondence match: its rating moves, not the live one."""
 
 
 def rate(connection: Connection, end: RatedEnd, at: datetime) -> bool:
@@ -98,27 +105,41 @@ def rate(connection: Connection, end: RatedEnd, at: datetime) -> bool:
     ).scalar_one()
     if paired >= PAIR_LIMIT:
         return _unrated(connection, end, PAIR, at)
-    gain, loss = fibs_change(
-        winner.rating, loser.rating, end.length, winner.experience, loser.experience
+    rating, experience = (
+        ("corr_rating", "corr_experience")
+        if end.correspondence
+        else (
+            "rating",
+            "experience",
+        )
     )
+    before = {row.id: (getattr(row, rating), getattr(row, experience)) for row in (winner, loser)}
+    (winner_rating, winner_exp), (loser_rating, loser_exp) = before[winner.id], before[loser.id]
+    gain, loss = fibs_change(winner_rating, loser_rating, end.length, winner_exp, loser_exp)
     connection.execute(
         _RATED.insert().values(
             match_id=end.match_id,
             winner_id=end.winner_id,
             loser_id=end.loser_id,
             length=end.length,
-            winner_before=winner.rating,
-            loser_before=loser.rating,
+            winner_before=winner_rating,
+            loser_before=loser_rating,
             winner_change=gain,
             loser_change=loss,
             at=at,
+            correspondence=end.correspondence,
         )
     )
     for row, change in ((winner, gain), (loser, loss)):
         connection.execute(
             update(_PLAYERS)
             .where(_PLAYERS.c.id == row.id)
-            .values(rating=row.rating + change, experience=row.experience + end.length)
+            .values(
+                {
+                    rating: before[row.id][0] + change,
+                    experience: before[row.id][1] + end.length,
+                }
+            )
         )
     return True
 

@@ -88,6 +88,7 @@ async def _start(rooms: RoomService, room: Room, offered_by: str, now: float) ->
         code=new,
         bot_level=room.bot_level,
         move_seconds=room.move_seconds,
+        days_per_move=room.days_per_move,  # a correspondence rematch is one too
         rated=room.rated,
         private=room.private,
     )

@@ -52,6 +52,12 @@ class Room:
     match_id: str | None
     rated: bool
     private: bool
+    days_per_move: int | None = None
+    """A correspondence room's allowance in days (``move_seconds`` holds it in seconds)."""
+
+    @property
+    def correspondence(self) -> bool:
+        return self.days_per_move is not None
 
 
 TOURNAMENT_ENDS = "bidak:tournament-ends"

@@ -68,6 +68,7 @@ async def room_info(
         seats=seats,
         match_id=room.match_id,
         move_seconds=room.move_seconds,
+        days_per_move=room.days_per_move,
         rules=dict(room.rules),
     )
 

@@ -29,4 +29,5 @@ class RoomInfo(BaseModel):
     seats: list[SeatInfo]
     match_id: str | None
     move_seconds: int | None
+    days_per_move: int | None = Field(None, description="a correspondence room: days per move")
     rules: dict[str, object]

@@ -20,12 +20,15 @@ import asyncio
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
+from bidak.correspondence import VacationError
 from bidak.engine.workers import BotPool
 from bidak.match import Action, Phase, Player, RuleSet, rules_from_json, rules_to_json
 from bidak.server.play.actor import Actor, Live, live_from_row
 from bidak.server.play.bots import Bots
+from bidak.server.play.corr_queries import auto_rolls, set_auto_roll, take_vacation, unfinished
 from bidak.server.play.dice import new_seed
 from bidak.server.play.options import FriendOptions, PracticeOptions
 from bidak.server.play.queries import ChoosePairs, NewRoom, RoomStore, room_value
@@ -42,6 +45,7 @@ from bidak.server.play.tasks import Tasks
 from bidak.server.play.timeouts import Timers, deadline
 from bidak.server.play.views import Views
 from bidak.server.play.wire.notes import EventsNote
+from bidak.server.play.your_games import Vacation, YourGame, vacation, your_games
 from bidak.server.shared.bus import Bus
 from bidak.server.shared.clocks import Clock
 from bidak.server.shared.doors import Door, refused
@@ -73,6 +77,7 @@ class RoomService:
             room=self.room,
             deadline=lambda room, state: deadline(room, state, clock.now()),
             stored=self._stored,
+            manual=self._manual,
         )
         self.bots = Bots(self.actor, self.tasks, pool, settings)
         self.timers = Timers(store, self.actor, self.bots, self.tasks, settings)
@@ -139,7 +144,8 @@ class RoomService:
             player.id,
             RoomKind.FRIEND,
             options.rules(),
-            move_seconds=options.move_seconds,
+            move_seconds=options.seconds_per_move,
+            days_per_move=options.days_per_move,
             rated=options.rated,
             private=options.private,
         )
@@ -303,6 +309,48 @@ class RoomService:
     async def start_match(self, room: Room, rules: RuleSet) -> Room:
         """Start the match of a room stored with both seats taken (a rematch)."""
         return await self.actor.start_match(room, rules)
+
+    # -- correspondence ---------------------------------------------------------------------------
+
+    async def _manual(self, room: Room) -> frozenset[Player]:
+        """The seats of a correspondence room whose players roll and play a single legal play
+        themselves (auto-roll off, the default)."""
+        seats = [(Player.ZERO, room.seat0_id), (Player.ONE, room.seat1_id)]
+        ids = [pid for _, pid in seats if pid is not None]
+        on = await self.store.db.read(partial(auto_rolls, ids=ids))
+        return frozenset(p for p, pid in seats if pid is not None and not on.get(pid, False))
+
+    async def auto_roll(self, player_id: str) -> bool:
+        on = await self.store.db.read(partial(auto_rolls, ids=[player_id]))
+        return on.get(player_id, False)
+
+    async def set_auto_roll(self, player_id: str, on: bool) -> None:
+        await self.store.db.write(partial(set_auto_roll, player_id=player_id, on=on))
+
+    async def your_games(self, player_id: str) -> list[YourGame]:
+        """The player's unfinished matches, the ones waiting on them first by time left."""
+        return await your_games(self.store.db, player_id, self.clock.now())
+
+    async def vacation(self, player_id: str) -> Vacation:
+        return await vacation(
+            self.store.db, player_id, self.clock.now(), self.settings.vacation_days
+        )
+
+    async def take_vacation(self, player_id: str, days: int) -> Vacation:
+        """Book ``days`` of vacation from now (RoomError ``vacation_<why>`` when the bank or a
+        vacation already running forbids it), then re-arm the player's correspondence clocks
+        here so they stop at once."""
+        now, bank = self.clock.now(), self.settings.vacation_days
+        try:
+            await self.store.db.write(
+                partial(take_vacation, player_id=player_id, now=now, days=days, bank=bank)
+            )
+        except VacationError as refused:
+            raise RoomError(f"vacation_{refused.code}", str(refused)) from None
+        for row in await self.store.db.read(partial(unfinished, player_id=player_id)):
+            if row.days_per_move is not None:
+                self.timers.schedule(await self.actor.load(row.match_id, fresh=True))
+        return await self.vacation(player_id)
 
     # -- acting and reading ----------------------------------------------------------------------
 

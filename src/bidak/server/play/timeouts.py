@@ -13,10 +13,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from dataclasses import replace
 
 from bidak.match import MatchState, Phase, Player, Timeout, decider
 from bidak.server.play.actor import Actor, Live
 from bidak.server.play.bots import Bots
+from bidak.server.play.correspondence import due, forfeit_fallback, lease, store_deadline
 from bidak.server.play.queries import RoomStore
 from bidak.server.play.room import Room, RoomError, is_bot_seat
 from bidak.server.play.tasks import Tasks
@@ -65,7 +67,11 @@ class Timers:
         if is_bot_seat(live.room, who) or live.state.autoplay[who]:
             work, label = self.bots.turn(live, who), f"bot turn in {live.match_id}"
         elif live.deadline is not None and live.deadline_version == live.state.version:
-            work, label = self._expire(live, who, live.deadline), f"clock of {live.match_id}"
+            if live.room.correspondence:
+                work = self._expire_correspondence(live, who, live.deadline)
+            else:
+                work = self._expire(live, who, live.deadline)
+            label = f"clock of {live.match_id}"
         else:
             return
         self._tasks[live.match_id] = self.tasks.spawn(work, label)
@@ -81,6 +87,37 @@ class Timers:
                 live.match_id,
                 lambda state: Timeout(player, fallback),
                 expect_version=version,
+                sleep_until=self.tasks.sleep_until,
+            )
+        except RoomError as refused:  # pragma: no cover - the fallback is a legal action
+            log.error("timeout refused in %s: %s", live.match_id, refused)
+
+    async def _expire_correspondence(self, live: Live, player: Player, at: float) -> None:
+        """A correspondence clock: its deadline with the player's vacations, asked again each
+        time it wakes (a vacation booked meanwhile moves it), then the timeout, which loses the
+        match (docs/correspondence.md)."""
+        player_id = live.room.seat0_id if player is Player.ZERO else live.room.seat1_id
+        db = self.store.db
+        while True:
+            when = await due(db, live, player_id)
+            if when is None:
+                return
+            if abs(when - at) > 1e-6:
+                if not await store_deadline(db, live, when):
+                    return  # the match moved on: its new state armed its own clock
+                at, live = when, replace(live, deadline=when)
+                if self.actor.known_state(live.match_id) is live.state:
+                    self.actor.remember(live)
+            if self.actor.clock.now() >= at:
+                break
+            await self.tasks.sleep_until(at)
+        if not await lease(db, live, self.actor.clock.now()):
+            return  # another process applies it (or did: the match moved on)
+        try:
+            await self.actor.act_for_nobody(
+                live.match_id,
+                lambda state: Timeout(player, forfeit_fallback(live, player)),
+                expect_version=live.state.version,
                 sleep_until=self.tasks.sleep_until,
             )
         except RoomError as refused:  # pragma: no cover - the fallback is a legal action

@@ -139,6 +139,9 @@ class Settings(BaseSettings):
     sweep_seconds: float = Field(default=5.0, gt=0.0, le=600.0)
     """How often a process looks for clocks that ran out where no process acted (a process
     died), and how late such a clock must be before another process acts on it."""
+    vacation_days: int = Field(default=15, ge=0, le=366)
+    """The vacation days each player has every calendar year: they stop the player's
+    correspondence clocks (docs/correspondence.md)."""
     gc_freeze_seconds: float | None = Field(default=1.0, gt=0.0, le=3600.0)
     """How often what is alive is frozen out of Python's cyclic collector, which otherwise
     stalls every table under load (:mod:`bidak.server.shared.collector`, ``docs/performance.md``);

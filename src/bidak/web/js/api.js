@@ -2,7 +2,7 @@
 // HTTP calls of docs/protocol.md (plus the hint and review endpoints).
 
 /**
- * @import { Access, AuditEntry, CheckIn, HintAnswer, HistoryItem, Leaderboard, LiveGame, MatchRating, Me, ModCase,
+ * @import { Access, AuditEntry, CheckIn, HintAnswer, HistoryItem, Leaderboard, LiveGame, Vacation, YourGames, MatchRating, Me, ModCase,
  *   ModCaseDetail, PlayerProfile, QuickOptions, QuickStatus, RematchAnswer, ReportReason, Review, RoomInfo, Shop,
  *   Wallet, MatchEvents, NextMatch, TournamentList, TournamentView, MyTournaments, TableTournament, Drill, DrillVerdict, TrainingSummary,
  *   TutorAdvice, PuzzleSummary, NextPuzzle, PuzzleVerdict } from "./types.js"
@@ -117,6 +117,14 @@ export const api = {
     /** @type {Promise<PlayerProfile>} */ (call("GET", `/api/players/${encodeURIComponent(id)}`)),
   leaderboard: () => /** @type {Promise<Leaderboard>} */ (call("GET", "/api/leaderboard")),
   live: () => /** @type {Promise<LiveGame[]>} */ (call("GET", "/api/live")),
+  // Correspondence (issue 38)
+  games: () => /** @type {Promise<YourGames>} */ (call("GET", "/api/games")),
+  gameSettings: () => /** @type {Promise<{ auto_roll: boolean }>} */ (call("GET", "/api/games/settings")),
+  setAutoRoll: (/** @type {boolean} */ on) =>
+    /** @type {Promise<{ auto_roll: boolean }>} */ (call("PUT", "/api/games/settings", { auto_roll: on })),
+  vacation: () => /** @type {Promise<Vacation>} */ (call("GET", "/api/vacation")),
+  takeVacation: (/** @type {number} */ days) =>
+    /** @type {Promise<Vacation>} */ (call("POST", "/api/vacation", { days })),
   // Tournaments (issue 27)
   tournaments: () => /** @type {Promise<TournamentList>} */ (call("GET", "/api/tournaments")),
   tournament: (/** @type {string} */ id) => /** @type {Promise<TournamentView>} */ (call("GET", tour(id))),

@@ -1,7 +1,9 @@
 // @ts-check
 // The lobby's new-match cards, Practice (a bot) and Friend room, with the options last chosen on
 // each remembered in localStorage (`bidak.practice`, `bidak.friend`); a 1-point match has no cube
-// (rules.md 7), so choosing 1 point replaces the cube toggle with the reason.
+// (rules.md 7), so choosing 1 point replaces the cube toggle with the reason. The friend card's
+// "days per move" makes a correspondence room (docs/correspondence.md): lengths up to 11, and
+// no seconds or timeout policy (running out of days loses the match).
 import { api, statusOf } from "./api.js";
 import { button, h, tx } from "./dom.js";
 import { segmented, toast } from "./ui.js";
@@ -40,13 +42,17 @@ export function newMatchCards({ navigate, session, redrawFrom }) {
     move_seconds: 60,
     opening: "higher",
     timeout_policy: "autoplay",
+    days_per_move: /** @type {number | null} */ (null),
   });
 
-  const lengths = [1, 3, 5, 7].map((n) => ({
-    value: n,
-    key: n === 1 ? "opt.length.one" : "opt.length.n",
-    params: { n },
-  }));
+  const lengthsOf = (/** @type {number[]} */ ns) =>
+    ns.map((n) => ({
+      value: n,
+      key: n === 1 ? "opt.length.one" : "opt.length.n",
+      params: { n },
+    }));
+  const lengths = lengthsOf([1, 3, 5, 7]);
+  const correspondenceLengths = lengthsOf([1, 3, 5, 7, 9, 11]);
   const onOff = [
     { value: true, key: "opt.on" },
     { value: false, key: "opt.off" },
@@ -122,14 +128,50 @@ export function newMatchCards({ navigate, session, redrawFrom }) {
       ),
       tx("lobby.friend.body", null, "p", { class: "muted" }),
       field(
+        "opt.days",
+        segmented(
+          "friend-days",
+          [
+            { value: /** @type {number | null} */ (null), key: "opt.days.live" },
+            ...[1, 2, 3, 5, 7].map((n) => ({
+              value: /** @type {number | null} */ (n),
+              key: "opt.days.n",
+              params: { n },
+            })),
+          ],
+          friend.days_per_move,
+          (x) => {
+            friend.days_per_move = x;
+            if (x === null && friend.length > 7) friend.length = 7;
+            save();
+            redrawFrom("friend-days", x);
+          },
+        ),
+      ),
+      field(
         "opt.length",
-        segmented("friend-length", lengths, friend.length, (x) => {
-          friend.length = x;
-          save();
-          redrawFrom("friend-length", x);
-        }),
+        segmented(
+          "friend-length",
+          friend.days_per_move === null ? lengths : correspondenceLengths,
+          friend.length,
+          (x) => {
+            friend.length = x;
+            save();
+            redrawFrom("friend-length", x);
+          },
+        ),
       ),
       cubeField("friend-cube", friend, save),
+      ...(friend.days_per_move === null
+        ? liveFields(save)
+        : [tx("opt.days.note", null, "p", { class: "muted small", id: "friend-days-note" })]),
+      button("lobby.friend.create", createFriend, { class: "btn primary wide", id: "create-friend" }),
+    );
+  }
+
+  /** The live room's clock and what its timeout does. @param {() => void} save */
+  function liveFields(save) {
+    return [
       field(
         "opt.time",
         segmented(
@@ -172,8 +214,7 @@ export function newMatchCards({ navigate, session, redrawFrom }) {
           },
         ),
       ),
-      button("lobby.friend.create", createFriend, { class: "btn primary wide", id: "create-friend" }),
-    );
+    ];
   }
 
   async function startPractice() {
@@ -194,7 +235,13 @@ export function newMatchCards({ navigate, session, redrawFrom }) {
   async function createFriend() {
     await session;
     try {
-      const room = await api.createRoom({ kind: "friend", ...friend, cube: friend.length === 1 ? false : friend.cube });
+      const { days_per_move, ...live } = friend;
+      const options = days_per_move === null ? live : { ...live, days_per_move };
+      const room = await api.createRoom({
+        ...options,
+        kind: "friend",
+        cube: friend.length === 1 ? false : friend.cube,
+      });
       navigate(`/room/${room.code}`);
     } catch (error) {
       toast(tx(statusOf(error) === 429 ? "error.too_many" : "error.generic"), "error");

@@ -2,7 +2,8 @@
 // Boot: language, the header, the visitor's account, and a hash router:
 // #/ lobby · #/room/CODE table · #/review/MATCH review · #/shop the coins shop ·
 // #/leaderboard · #/live · #/player/ID · #/t/ID a tournament · #/account account · #/mod,
-// #/mod/ID the moderators' queue and a case · #/drill the daily drill · #/puzzles puzzles; the page an e-mail link opens
+// #/mod/ID the moderators' queue and a case · #/drill the daily drill · #/puzzles puzzles ·
+// #/games your unfinished games; the page an e-mail link opens
 // (/auth/email?token=...) is emaillink.js's, outside the router.
 // The first view is drawn while the module runs, before any network answer: the lobby shows
 // its cards at once and fills in the account when /api/me answers. Every other request waits
@@ -13,6 +14,7 @@ import { mountShop } from "./coins.js";
 import { button, clear, h, tx } from "./dom.js";
 import { mountDrill } from "./drill.js";
 import { mountEmailLink } from "./emaillink.js";
+import { mountGames, refreshBadge } from "./games.js";
 import { defaultLanguage, LANGUAGES, language, onLanguage, setLanguage, t } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
 import { mountModCase, mountModQueue } from "./mod.js";
@@ -68,6 +70,13 @@ function drawHeader() {
     h(
       "nav",
       { class: "header-nav" },
+      h(
+        "a",
+        { class: "btn ghost small games-link", href: "#/games", id: "header-games" },
+        h("span", { class: "games-icon", "aria-hidden": "true" }),
+        tx("nav.games.short", null, "span", { class: "games-text" }),
+        h("span", { class: "count-badge", id: "games-badge", hidden: true, "aria-live": "polite" }),
+      ),
       button("nav.rules", () => openRules(), { class: "btn ghost small", id: "header-rules" }),
       h("label", { class: "lang-pick" }, tx("lang.label", null, "span", { class: "sr-only" }), select),
     ),
@@ -87,6 +96,7 @@ function route() {
   const mod = /^\/mod(?:\/([A-Za-z0-9_-]+))?$/.exec(hash);
   const drill = hash === "/drill";
   const puzzles = hash === "/puzzles";
+  const games = hash === "/games";
   const community = /^\/(leaderboard|live)$/.exec(hash) || /^\/(player)\/([A-Za-z0-9_-]+)$/.exec(hash);
   /** @param {Me | null} x */
   const setMe = (x) => {
@@ -101,8 +111,10 @@ function route() {
         ? tournament
           ? "tournament"
           : "shop"
-        : drill || puzzles
-          ? "drill"
+        : drill || puzzles || games
+          ? games
+            ? "games"
+            : "drill"
           : community
             ? community[1]
             : mod
@@ -117,7 +129,8 @@ function route() {
     unmount = mountAccount(main, { navigate, me: () => me, setMe, session });
     return;
   }
-  if (!room && !review && !shop && !drill && !puzzles && !community && !tournament && !mod) {
+  if (!LINK_PAGE) session.then(refreshBadge);
+  if (!room && !review && !shop && !drill && !puzzles && !games && !community && !tournament && !mod) {
     unmount = mountLobby(main, { navigate, me: () => me, setMe, session });
     return;
   }
@@ -129,6 +142,7 @@ function route() {
     else if (tournament) unmount = mountTournament(main, tournament[1], { navigate });
     else if (drill) unmount = mountDrill(main, { navigate });
     else if (puzzles) unmount = mountPuzzles(main, { navigate });
+    else if (games) unmount = mountGames(main, { navigate });
     else if (review) unmount = mountReview(main, review[1], { navigate });
     else if (mod) {
       const context = { navigate, me: () => me };

@@ -3,14 +3,17 @@
 // state in the order they came (one promise chain), each event awaited while the presenter
 // (table-events.js) shows it (a toast, a play's animation); other messages (talk, rematch) are
 // passed on. The server's `table` is the truth: after events the table is the one they end at.
+
+import { tx } from "./dom.js";
 import { BAR, expandPlays, OFF } from "./selection.js";
 import { reducedMotion } from "./settings.js";
 import { restoreMade, saveMade } from "./table-made.js";
 import { boardOf, framesOf } from "./table-views.js";
+import { toast } from "./ui.js";
 
 /**
- * @import { Change, ErrorMessage, EventsMessage, Deadline, LoggedEvent, MatchEvent, ServerMessage, SnapshotMessage,
- *   Table, TableView } from "./types.js"
+ * @import { Arrow, Change, ErrorMessage, EventsMessage, Deadline, LoggedEvent, MatchEvent, ServerMessage, SnapshotMessage,
+ *   Step, Table, TableView } from "./types.js"
  * @import { Frame } from "./table-views.js"
  */
 
@@ -48,6 +51,7 @@ const KNOWN_ERRORS = [
  * @param {(change: Change) => void} emit
  */
 export function createMessageQueue(v, hooks, emit) {
+  let told = false; // what happened since the viewer last looked is said once per page
   /** @param {ServerMessage} message */
   function receive(message) {
     if (message.type === "snapshot") {
@@ -109,6 +113,7 @@ export function createMessageQueue(v, hooks, emit) {
     v.sending = false;
     v.ownPlay = null;
     restoreMade(v);
+    sinceLastLook();
     emit("all");
     if (message.table.phase === "match_over") hooks.onMatchOver();
   }
@@ -151,6 +156,25 @@ export function createMessageQueue(v, hooks, emit) {
       for (const item of await hooks.history(message.match, have)) if (item.version < first) addLog(item);
     } catch (error) {
       console.warn("the move list stays short:", error); // the table itself is whole
+    }
+  }
+
+  /**
+   * A page opened after the opponent played (hours later, in a correspondence match): their
+   * play drawn as arrows, as if it had just been played, and said once with its dice.
+   */
+  function sinceLastLook() {
+    if (told || v.seat === null || v.lastArrows) return;
+    told = true;
+    for (let i = v.log.length - 1; i >= 0; i--) {
+      const event = v.log[i].event;
+      if (event.type === "dice_rolled") continue; // the viewer's roll, thrown for them
+      if (event.type !== "played" || event.player === v.seat || !event.steps?.length) return;
+      v.lastArrows = arrowsOf(event.steps);
+      const name = v.seats[event.player ?? 0]?.name || "?";
+      const dice = (event.dice || []).join("-");
+      toast(tx("since.played", { name, dice, play: event.notation || "" }), "info", 6000);
+      return;
     }
   }
 
@@ -213,15 +237,7 @@ export function createMessageQueue(v, hooks, emit) {
         v.shown = shown.frames.length
           ? shown.frames[shown.frames.length - 1].after
           : v.shown || boardOf(/** @type {Table} */ (v.table));
-        if (!mine) {
-          v.lastArrows = (event.steps || []).map(([s0, e0]) => ({
-            from: s0 === BAR ? BAR : 25 - s0,
-            to: e0 === OFF ? OFF : 25 - e0,
-            kind: "last",
-            mine: false,
-            after: true,
-          }));
-        }
+        if (!mine) v.lastArrows = arrowsOf(event.steps || []);
         if (!animate) emit("board");
         return;
       case "timed_out":
@@ -237,4 +253,19 @@ export function createMessageQueue(v, hooks, emit) {
   }
 
   return receive;
+}
+
+/**
+ * The opponent's play as arrows on the viewer's board.
+ * @param {Step[]} steps
+ * @returns {Arrow[]}
+ */
+function arrowsOf(steps) {
+  return steps.map(([s0, e0]) => ({
+    from: s0 === BAR ? BAR : 25 - s0,
+    to: e0 === OFF ? OFF : 25 - e0,
+    kind: "last",
+    mine: false,
+    after: true,
+  }));
 }

@@ -181,6 +181,9 @@ export async function copyText(/** @type {string} */ text) {
 /** Seconds as m:ss (rounded up, never below 0:00). */
 export function formatClock(/** @type {number} */ seconds) {
   const s = Math.max(0, Math.ceil(seconds));
+  // A correspondence clock counts days and hours (docs/correspondence.md).
+  if (s >= 86400) return t("clock.days", { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
+  if (s >= 3600) return t("clock.hours", { h: Math.floor(s / 3600), m: Math.floor((s % 3600) / 60) });
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 

@@ -83,6 +83,12 @@ class PlayerRow(Base):
     volatility; moved only with an answer, in its transaction."""
     puzzle_deviation: Mapped[float] = mapped_column(Float, default=350.0)
     puzzle_volatility: Mapped[float] = mapped_column(Float, default=0.06)
+    corr_rating: Mapped[float] = mapped_column(Float, default=1500.0)
+    """The FIBS rating of correspondence play, apart from the live one (docs/correspondence.md)."""
+    corr_experience: Mapped[int] = mapped_column(Integer, default=0)
+    auto_roll: Mapped[bool] = mapped_column(Boolean, default=False)
+    """In correspondence matches a forced roll or a single legal play is applied for the
+    player (off by default: docs/correspondence.md)."""
 
 
 class SessionRow(Base):
@@ -109,8 +115,9 @@ class RoomRow(Base):
     kind: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     creator_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
-    seat0_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), default=None)
-    seat1_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), default=None)
+    seat0_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), default=None, index=True)
+    seat1_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), default=None, index=True)
+    """Both indexed: 'Your games' and its badge read a player's rooms every 30 s a page."""
     bot_level: Mapped[str | None] = mapped_column(String(16), default=None)
     move_seconds: Mapped[int | None] = mapped_column(Integer, default=None)
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
@@ -129,6 +136,9 @@ class RoomRow(Base):
     came1: Mapped[bool] = mapped_column(Boolean, default=False)
     """A tournament room: whether the player of each seat opened the table (its match starts
     when both have)."""
+    days_per_move: Mapped[int | None] = mapped_column(Integer, default=None)
+    """A correspondence room's allowance in days (``move_seconds`` holds it in seconds); None
+    for a live room."""
 
 
 class MatchRow(Base):
@@ -146,9 +156,22 @@ class MatchRow(Base):
     dice_drawn: Mapped[int] = mapped_column(Integer, default=0)
     deadline: Mapped[float | None] = mapped_column(Float, default=None)
     deadline_version: Mapped[int | None] = mapped_column(Integer, default=None)
+    lease_until: Mapped[float | None] = mapped_column(Float, default=None)
+    """A correspondence timeout is being applied by one process until then (its lease)."""
     finished: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class VacationRow(Base):
+    """A player's vacation: their correspondence clocks stop from ``start`` to ``end``."""
+
+    __tablename__ = "vacations"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    start: Mapped[float] = mapped_column(Float)
+    end: Mapped[float] = mapped_column(Float)
 
 
 class EventRow(Base):
@@ -206,6 +229,8 @@ class RatedMatchRow(Base):
     winner_change: Mapped[float] = mapped_column(Float)
     loser_change: Mapped[float] = mapped_column(Float)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    correspondence: Mapped[bool] = mapped_column(Boolean, default=False)
+    """A correspondence match: the changes are of the correspondence rating."""
 
 
 class UnratedMatchRow(Base):

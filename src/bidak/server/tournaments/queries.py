@@ -14,29 +14,32 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, func, insert, or_, select, update
+from sqlalchemy import Table, and_, func, or_, select, update
 from sqlalchemy.engine import Connection
 
-from bidak.server.shared.refusal import Refusal
 from bidak.server.shared.store.models import (
     PlayerRow,
     RatedMatchRow,
     TournamentMatchRow,
-    TournamentRow,
     UnratedMatchRow,
 )
 from bidak.server.shared.store.rows import insert_rows
 from bidak.server.tournaments.grace_queries import arena_absences, knockout_grace
 from bidak.server.tournaments.step_queries import (
+    ACTIVE,
     ROOMS,
     E,
     M,
     Step,
     T,
+    TournamentError,
     arena_entrant,
     decide,
     save_entrant,
+    tournament_row,
 )
+
+__all__ = ["ACTIVE", "TournamentError"]  # the tournaments' refusal, as the rest imports it
 from bidak.tournament import (
     Bracket,
     arena_pairs,
@@ -51,137 +54,6 @@ _T, _E, _M, _ROOMS = T, E, M, ROOMS
 _RATED = cast(Table, RatedMatchRow.__table__)
 _UNRATED = cast(Table, UnratedMatchRow.__table__)
 _PLAYERS = cast(Table, PlayerRow.__table__)
-
-ACTIVE = ("open", "running")
-
-
-class TournamentError(Refusal):
-    """A tournament request the server refuses (see :class:`Refusal`)."""
-
-
-OPEN_PER_PLAYER = 2
-"""Tournaments a player may have made that are not over yet."""
-OPEN_PER_SITE = 100
-"""Players' tournaments not over yet, over the whole site (each is stepped every second)."""
-
-
-def create(connection: Connection, row: TournamentRow) -> bool:
-    """Store a new tournament; False (nothing stored) when a site arena of the same schedule
-    slot is stored already. A player's tournament is refused (``too_many``) past
-    :data:`OPEN_PER_PLAYER` of theirs or :data:`OPEN_PER_SITE` of all players' not over; the
-    creator's row is locked first, so two at once from one player are counted in turn."""
-    if row.creator_id is not None:
-        connection.execute(
-            select(_PLAYERS.c.id).where(_PLAYERS.c.id == row.creator_id).with_for_update()
-        )
-        players = select(func.count()).where(_T.c.status.in_(ACTIVE), _T.c.creator_id.is_not(None))
-        mine = connection.execute(players.where(_T.c.creator_id == row.creator_id)).scalar_one()
-        if mine >= OPEN_PER_PLAYER:
-            raise TournamentError(
-                "too_many", f"You have {mine} tournaments not over yet; wait for one to end"
-            )
-        if connection.execute(players).scalar_one() >= OPEN_PER_SITE:
-            raise TournamentError("too_many", "The site has all the tournaments it can run now")
-    if row.schedule_key is not None:
-        found = connection.execute(
-            select(_T.c.id).where(_T.c.schedule_key == row.schedule_key)
-        ).first()
-        if found is not None:
-            return False
-    insert_rows(connection, [row])
-    return True
-
-
-def _tournament(connection: Connection, tournament_id: str, lock: bool = False) -> Any:
-    query = select(_T).where(_T.c.id == tournament_id)
-    found = connection.execute(query.with_for_update() if lock else query).first()
-    if found is None:
-        raise TournamentError("not_found", "There is no tournament with that link")
-    return found
-
-
-def join(
-    connection: Connection, tournament_id: str, player_id: str, rating: float, now: float
-) -> None:
-    """Enter the player (in an arena again: back from a pause). Refused when the tournament is
-    over, a knockout has started, or it is full."""
-    t = _tournament(connection, tournament_id, lock=True)
-    entrant = connection.execute(
-        select(_E.c.player_id).where(_E.c.tournament_id == t.id, _E.c.player_id == player_id)
-    ).first()
-    if entrant is not None:
-        if t.kind == "arena":
-            connection.execute(
-                update(_E)
-                .where(_E.c.tournament_id == t.id, _E.c.player_id == player_id)
-                .values(paused=False)
-            )
-        return
-    if t.status not in ACTIVE or (t.kind == "arena" and t.ends_at is not None and now >= t.ends_at):
-        raise TournamentError("over", "This tournament is over")
-    if t.kind == "knockout" and t.status != "open":
-        raise TournamentError("started", "This knockout has started; nobody can join now")
-    count = connection.execute(
-        select(func.count()).select_from(_E).where(_E.c.tournament_id == t.id)
-    ).scalar_one()
-    if count >= t.max_players:
-        raise TournamentError("full", "This tournament is full")
-    connection.execute(
-        insert(_E).values(
-            tournament_id=t.id,
-            player_id=player_id,
-            rating=rating,
-            joined_at=now,
-            score=0,
-            streak=0,
-            wins=0,
-            played=0,
-            paused=False,
-        )
-    )
-
-
-def set_paused(connection: Connection, tournament_id: str, player_id: str, paused: bool) -> None:
-    """Pause (no new pairing; a match in play goes on) or come back."""
-    t = _tournament(connection, tournament_id)
-    if t.kind != "arena":
-        raise TournamentError("not_arena", "Only an arena can be paused")
-    done = connection.execute(
-        update(_E)
-        .where(_E.c.tournament_id == tournament_id, _E.c.player_id == player_id)
-        .values(paused=paused)
-    ).rowcount
-    if not done:
-        raise TournamentError("not_joined", "Join the tournament first")
-
-
-def check_in(connection: Connection, tournament_id: str, player_id: str) -> tuple[str, bool] | None:
-    """The player came to their knockout match of the current round: (its room, whether the
-    opponent came too); None if they have no match to play now."""
-    t = _tournament(connection, tournament_id)
-    if t.kind != "knockout" or t.status != "running" or t.bracket is None:
-        return None
-    number = from_json(t.bracket).current_round
-    match = connection.execute(
-        select(_M).where(
-            _M.c.tournament_id == t.id,
-            _M.c.round == number,
-            _M.c.winner_id.is_(None),
-            or_(_M.c.seat0_id == player_id, _M.c.seat1_id == player_id),
-        )
-    ).first()
-    if match is None:
-        return None
-    connection.execute(
-        update(_E)
-        .where(_E.c.tournament_id == t.id, _E.c.player_id == player_id)
-        .values(ready_round=number)
-    )
-    other = match.seat1_id if match.seat0_id == player_id else match.seat0_id
-    came = connection.execute(
-        select(_E.c.ready_round).where(_E.c.tournament_id == t.id, _E.c.player_id == other)
-    ).scalar_one_or_none()
-    return match.room_code, came == number
 
 
 def active(connection: Connection, now: float) -> list[str]:
@@ -295,7 +167,7 @@ def step(
     long an arena match waits for its players to come to the table (0: it does not)."""
     if not _take_lease(connection, tournament_id, owner, now, lease_seconds):
         return None
-    t = _tournament(connection, tournament_id, lock=True)
+    t = tournament_row(connection, tournament_id, lock=True)
     fresh = _codes(new_code)
     if t.kind == "arena":
         return _arena_step(connection, t, now, fresh, grace)
@@ -372,7 +244,7 @@ def _knockout_step(
             return done
         bracket = new_bracket({p: row.rating for p, row in entrants.items()})
         _save_bracket(connection, t, bracket, now + float(t.round_seconds or 0), "running")
-        t = _tournament(connection, t.id)
+        t = tournament_row(connection, t.id)
         done.changed = True
     bracket = from_json(t.bracket)
     before = bracket.current_round
@@ -484,7 +356,7 @@ def players_of(connection: Connection, tournament_id: str) -> list[str]:
 
 def view(connection: Connection, tournament_id: str) -> dict[str, Any]:
     """The tournament, its players (with names) and its matches, as stored now."""
-    t = _tournament(connection, tournament_id)
+    t = tournament_row(connection, tournament_id)
     players = [
         dict(row._mapping)
         for row in connection.execute(

@@ -36,7 +36,7 @@ from bidak.server.shared.clocks import Clock
 from bidak.server.shared.settings import Settings
 from bidak.server.shared.store.db import Database, StorageError
 from bidak.server.shared.store.models import TournamentRow
-from bidak.server.tournaments import queries, whereabouts_queries
+from bidak.server.tournaments import entry_queries, queries, whereabouts_queries
 from bidak.server.tournaments.queries import TournamentError
 from bidak.tournament import arena, knockout
 
@@ -100,7 +100,7 @@ class Tournaments:
             round_seconds=round_seconds,
             private=True,
         )
-        await self.db.write(partial(queries.create, row=row))
+        await self.db.write(partial(entry_queries.create, row=row))
         return row.id
 
     async def create_arena(
@@ -128,7 +128,7 @@ class Tournaments:
             ends_at=starts_at + minutes * 60,
             schedule_key=schedule_key,
         )
-        made = await self.db.write(partial(queries.create, row=row))
+        made = await self.db.write(partial(entry_queries.create, row=row))
         return row.id if made else None
 
     def _row(
@@ -160,7 +160,7 @@ class Tournaments:
     async def join(self, tournament_id: str, player_id: str, rating: float) -> None:
         await self.db.write(
             partial(
-                queries.join,
+                entry_queries.join,
                 tournament_id=tournament_id,
                 player_id=player_id,
                 rating=rating,
@@ -172,7 +172,7 @@ class Tournaments:
     async def pause(self, tournament_id: str, player_id: str, paused: bool) -> None:
         await self.db.write(
             partial(
-                queries.set_paused,
+                entry_queries.set_paused,
                 tournament_id=tournament_id,
                 player_id=player_id,
                 paused=paused,
@@ -183,7 +183,7 @@ class Tournaments:
     async def check_in(self, tournament_id: str, player_id: str) -> str | None:
         """The player came to their knockout match: its room (started when both came)."""
         found = await self.db.write(
-            partial(queries.check_in, tournament_id=tournament_id, player_id=player_id)
+            partial(entry_queries.check_in, tournament_id=tournament_id, player_id=player_id)
         )
         if found is None:
             return None
@@ -262,7 +262,7 @@ class Tournaments:
             round_seconds=settings.knockout_round_minutes * 60.0,
             schedule_key=f"knockout-{int(starts_at)}",
         )
-        made = await self.db.write(partial(queries.create, row=row))
+        made = await self.db.write(partial(entry_queries.create, row=row))
         return row.id if made else None
 
     async def tick(self) -> int:

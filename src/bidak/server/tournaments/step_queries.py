@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from sqlalchemy import Table, update
+from sqlalchemy import Table, select, update
 from sqlalchemy.engine import Connection
 
+from bidak.server.shared.refusal import Refusal
 from bidak.server.shared.store.models import (
     EntrantRow,
     RoomRow,
@@ -21,6 +22,23 @@ T = cast(Table, TournamentRow.__table__)
 E = cast(Table, EntrantRow.__table__)
 M = cast(Table, TournamentMatchRow.__table__)
 ROOMS = cast(Table, RoomRow.__table__)
+
+ACTIVE = ("open", "running")
+"""The statuses of a tournament not over."""
+
+
+class TournamentError(Refusal):
+    """A tournament request the server refuses (see :class:`Refusal`)."""
+
+
+def tournament_row(connection: Connection, tournament_id: str, lock: bool = False) -> Any:
+    """The tournament's row (locked with ``lock``); ``TournamentError`` ``not_found``."""
+    query = select(T).where(T.c.id == tournament_id)
+    found = connection.execute(query.with_for_update() if lock else query).first()
+    if found is None:
+        raise TournamentError("not_found", "There is no tournament with that link")
+    return found
+
 
 NOBODY = ""
 """The winner stored for an arena match neither player came to (decided: nobody won it)."""

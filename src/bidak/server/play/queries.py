@@ -6,51 +6,37 @@ logs, each in one short transaction.
 handed out as frozen :class:`~bidak.server.play.room.Room` values (:func:`room_value`); matches
 and events as their rows. The hot path is :meth:`RoomStore.append`: appends that arrive together
 share one transaction (:mod:`bidak.server.shared.store.batches`), written with Core statements built
-once, and on SQLite through the driver itself (:func:`_append_all_sqlite`).
+once, and on SQLite through the driver itself (:mod:`.append_queries`).
 """
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, insert, or_, select, update
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import IntegrityError
 
 from bidak.match import RuleSet
-from bidak.server.play.rated_queries import RatedEnd, rate, unrated_reason
+from bidak.server.play.append_queries import (
+    Append,
+    Conflict,
+    append_all,
+    append_postgres,
+    one_statement_fits,
+)
+from bidak.server.play.rated_queries import unrated_reason
 from bidak.server.play.room import Room, RoomKind
 from bidak.server.shared.store.batches import Batcher, WriteResult
-from bidak.server.shared.store.db import Database, StorageError, json_text
+from bidak.server.shared.store.db import Database, StorageError
 from bidak.server.shared.store.models import EventRow, MatchRow, RatedMatchRow, RoomRow
 from bidak.server.shared.store.rows import insert_rows, is_key
 
-
-class Conflict(Exception):
-    """Another writer appended to the match first; reload and try again."""
-
-
-@dataclass(frozen=True)
-class Append:
-    """What one accepted intent changes: new events and the match row's new values."""
-
-    match_id: str
-    expected_version: int
-    events: list[dict[str, Any]]
-    state: dict[str, Any]
-    dice_drawn: int
-    deadline: float | None
-    deadline_version: int | None
-    finished: bool
-    at: float
-    rated: RatedEnd | None = None
-    """Set on the append that ends a rated match: the ratings move in the same transaction."""
-
+__all__ = ["Append", "ChoosePairs", "Conflict", "NewRoom", "RoomStore", "room_value"]
+"""Append and Conflict are the append's (:mod:`.append_queries`), importable from here too."""
 
 ChoosePairs = Callable[[Connection], list[tuple[str, str, RuleSet, int]]]
 """Inside a transaction, the quick match pairs to start: ``(first, second, rules,
@@ -216,9 +202,9 @@ class RoomStore:
 
     async def _append_batch(self, changes: Sequence[Append]) -> list[WriteResult]:
         """Store ``changes`` in one transaction; if that fails as a whole, one by one."""
-        if not self.db.is_sqlite and _one_statement_fits(changes):
+        if not self.db.is_sqlite and one_statement_fits(changes):
             try:
-                return await _append_postgres(self.db, changes)
+                return await append_postgres(self.db, changes)
             except StorageError as failed:  # perhaps committed: each writer finds out
                 return [failed] * len(changes)
             except IntegrityError:  # an event key taken: find out whose it was
@@ -226,7 +212,7 @@ class RoomStore:
         elif len(changes) > 1:
             try:
                 outcomes: list[WriteResult] = await self.db.write(
-                    partial(_append_all, changes=changes), urgent=True
+                    partial(append_all, changes=changes), urgent=True
                 )
                 return outcomes
             except StorageError as failed:  # perhaps committed: each writer finds out
@@ -236,7 +222,7 @@ class RoomStore:
         outcomes = []
         for change in changes:
             try:
-                one = partial(_append_all, changes=[change])
+                one = partial(append_all, changes=[change])
                 outcomes.extend(await self.db.write(one, urgent=True))
             except IntegrityError:
                 outcomes.append(Conflict(change.match_id))
@@ -293,185 +279,6 @@ _SET_MATCH = (
     .where(_ROOMS.c.code == bindparam("b_code"), _ROOMS.c.match_id.is_(None))
     .values(match_id=bindparam("b_match"))
 )
-_ADVANCE = (
-    update(_MATCHES)
-    .where(_MATCHES.c.id == bindparam("m_id"), _MATCHES.c.version == bindparam("m_expected"))
-    .values(
-        state=bindparam("m_state"),
-        version=bindparam("m_version"),
-        dice_drawn=bindparam("m_dice_drawn"),
-        deadline=bindparam("m_deadline"),
-        deadline_version=bindparam("m_deadline_version"),
-        finished=bindparam("m_finished"),
-        updated_at=bindparam("m_updated_at"),
-    )
-)
-"""A match row moves to its new state if it is still at the version its writer read."""
-
-
-def _append_all(connection: Connection, changes: Sequence[Append]) -> list[WriteResult]:
-    """Advance each match row (a Conflict for each row another writer moved first), then insert
-    the events of those that advanced, all in the caller's transaction.
-
-    Core statements on the tables, built once: the hot path of every action skips the ORM's
-    unit of work. On SQLite they go straight to the driver (:func:`_append_all_sqlite`).
-    """
-    if connection.dialect.name == "sqlite" and not any(c.rated for c in changes):
-        return _append_all_sqlite(connection, changes)
-    outcomes: list[WriteResult] = []
-    rows: list[dict[str, Any]] = []
-    now = _now()
-    for change in changes:
-        result = connection.execute(
-            _ADVANCE,
-            {
-                "m_id": change.match_id,
-                "m_expected": change.expected_version,
-                "m_state": change.state,
-                "m_version": change.expected_version + len(change.events),
-                "m_dice_drawn": change.dice_drawn,
-                "m_deadline": change.deadline,
-                "m_deadline_version": change.deadline_version,
-                "m_finished": change.finished,
-                "m_updated_at": now,
-            },
-        )
-        if not result.rowcount:
-            outcomes.append(Conflict(change.match_id))
-            continue
-        outcomes.append(None)
-        if change.rated is not None:
-            rate(connection, change.rated, now)
-        rows.extend(
-            {
-                "match_id": change.match_id,
-                "version": change.expected_version + offset,
-                "payload": payload,
-                "created_at": change.at,
-            }
-            for offset, payload in enumerate(change.events, 1)
-        )
-    if rows:
-        connection.execute(insert(_EVENTS), rows)
-    return outcomes
-
-
-_POSTGRES_APPEND = """
-WITH changes AS (
-    SELECT * FROM unnest($1::varchar[], $2::int[], $3::text[], $4::int[], $5::int[],
-                         $6::float8[], $7::int[], $8::bool[])
-        AS c(id, expected, state, version, dice_drawn, deadline, deadline_version, finished)
-), advanced AS (
-    UPDATE matches AS m
-    SET state = c.state::json, version = c.version, dice_drawn = c.dice_drawn,
-        deadline = c.deadline, deadline_version = c.deadline_version, finished = c.finished,
-        updated_at = $9
-    FROM changes AS c
-    WHERE m.id = c.id AND m.version = c.expected
-    RETURNING m.id
-), added AS (
-    INSERT INTO events (match_id, version, payload, created_at)
-    SELECT e.match_id, e.version, e.payload::json, e.created_at
-    FROM unnest($10::varchar[], $11::int[], $12::text[], $13::float8[])
-        AS e(match_id, version, payload, created_at)
-    WHERE e.match_id IN (SELECT id FROM advanced)
-)
-SELECT id FROM advanced
-"""
-""":func:`_append_all` on PostgreSQL as one statement: the rows that still have the expected
-version advance, and only their events are inserted."""
-
-
-def _one_statement_fits(changes: Sequence[Append]) -> bool:
-    """Whether :data:`_POSTGRES_APPEND` stores ``changes`` as :func:`_append_all` would: no
-    rated end (the ratings move in the same transaction) and no match twice (its second
-    change expects the version the first one writes)."""
-    ids = {change.match_id for change in changes}
-    return len(ids) == len(changes) and all(change.rated is None for change in changes)
-
-
-async def _append_postgres(db: Database, changes: Sequence[Append]) -> list[WriteResult]:
-    """:func:`_append_all` in one round trip to PostgreSQL (:meth:`Database.statement`), for
-    changes :func:`_one_statement_fits`: a Conflict for each row another writer moved first.
-    Why: ``docs/performance.md``, "The PostgreSQL append"."""
-    events = [
-        (change.match_id, change.expected_version + offset, json_text(payload), change.at)
-        for change in changes
-        for offset, payload in enumerate(change.events, 1)
-    ]
-    advanced = await db.statement(
-        _POSTGRES_APPEND,
-        [change.match_id for change in changes],
-        [change.expected_version for change in changes],
-        [json_text(change.state) for change in changes],
-        [change.expected_version + len(change.events) for change in changes],
-        [change.dice_drawn for change in changes],
-        [change.deadline for change in changes],
-        [change.deadline_version for change in changes],
-        [change.finished for change in changes],
-        _now(),
-        [event[0] for event in events],
-        [event[1] for event in events],
-        [event[2] for event in events],
-        [event[3] for event in events],
-    )
-    moved = {row[0] for row in advanced}
-    return [None if change.match_id in moved else Conflict(change.match_id) for change in changes]
-
-
-_SQLITE_ADVANCE = (
-    "UPDATE matches SET state = ?, version = ?, dice_drawn = ?, deadline = ?,"
-    " deadline_version = ?, finished = ?, updated_at = ? WHERE id = ? AND version = ?"
-)
-_SQLITE_EVENTS = "INSERT INTO events (match_id, version, payload, created_at) VALUES (?, ?, ?, ?)"
-
-
-def _append_all_sqlite(connection: Connection, changes: Sequence[Append]) -> list[WriteResult]:
-    """:func:`_append_all` through the sqlite3 driver itself: the same two statements and the
-    same stored text (values go through the columns' own SQLAlchemy converters), without
-    SQLAlchemy's per-statement work (measured: ``docs/performance.md``, "The SQLite append").
-    The driver's errors are raised as SQLAlchemy's, like every other statement's."""
-    dialect = connection.dialect
-    json_text = _MATCHES.c.state.type.dialect_impl(dialect).bind_processor(dialect)
-    stamp = _MATCHES.c.updated_at.type.dialect_impl(dialect).bind_processor(dialect)
-    assert json_text is not None and stamp is not None
-    now = stamp(_now())
-    cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
-    outcomes: list[WriteResult] = []
-    rows: list[tuple[Any, ...]] = []
-    statement = _SQLITE_ADVANCE
-    try:
-        for change in changes:
-            cursor.execute(
-                statement,
-                (
-                    json_text(change.state),
-                    change.expected_version + len(change.events),
-                    change.dice_drawn,
-                    change.deadline,
-                    change.deadline_version,
-                    change.finished,
-                    now,
-                    change.match_id,
-                    change.expected_version,
-                ),
-            )
-            if not cursor.rowcount:
-                outcomes.append(Conflict(change.match_id))
-                continue
-            outcomes.append(None)
-            rows.extend(
-                (change.match_id, change.expected_version + offset, json_text(payload), change.at)
-                for offset, payload in enumerate(change.events, 1)
-            )
-        if rows:
-            statement = _SQLITE_EVENTS
-            cursor.executemany(statement, rows)
-    except sqlite3.Error as failed:
-        raise DBAPIError.instance(statement, None, failed, sqlite3.Error) from failed
-    finally:
-        cursor.close()
-    return outcomes
 
 
 def _create_match(

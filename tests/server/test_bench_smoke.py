@@ -6,7 +6,13 @@ bare relay as subprocesses, so it takes some seconds.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -108,3 +114,58 @@ def test_capacity_is_the_largest_count_carried_before_the_first_that_was_not() -
     assert capacity(rows) == 1000
     assert capacity([(500, _result(500, 101.0))]) is None
     assert capacity([(500, _result(500, 10.0, errors=1))]) is None, "errors are not carried"
+
+
+def _descendants(root: int) -> set[int]:
+    """Every living process under ``root`` (from /proc: each process's parent)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                stat = (entry / "stat").read_text()
+                parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, frontier = set(), [root]
+    while frontier:
+        pid = frontier.pop()
+        children = [child for child, parent in parents.items() if parent == pid]
+        found.update(children)
+        frontier.extend(children)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    with contextlib.suppress(OSError):
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        return state != "Z"
+    return False
+
+
+def test_a_sweep_stopped_with_sigterm_leaves_no_process_behind(tmp_path: Path) -> None:
+    """SIGTERM in the middle of a sweep stops the bench and every process it started (its
+    server and its load workers), as Ctrl-C does (issue 41: they ran on, orphaned)."""
+    bench = subprocess.Popen(
+        [
+            *(sys.executable, "-c", "from bidak.cli import main; main()", "bench", "server"),
+            *("--sweep", "20,40", "--duration", "60", "--think", "1-2", "--workers", "2"),
+        ],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        seen: set[int] = set()
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and len(seen) < 3:  # the server and two load workers
+            seen |= _descendants(bench.pid)
+            time.sleep(0.2)  # polling for the processes to appear, not timing anything
+        assert len(seen) >= 3, f"the bench started {len(seen)} processes"
+        bench.send_signal(signal.SIGTERM)
+        bench.wait(60)
+    finally:
+        if bench.poll() is None:
+            bench.kill()
+    left = [pid for pid in seen if _alive(pid)]
+    for pid in left:  # do not leave them to the rest of the suite either
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    assert left == [], f"still running after the bench stopped: {left}"

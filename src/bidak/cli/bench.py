@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -210,6 +211,9 @@ def server(
         database_url=database_url,
         progress=lambda text: console.print(f"[dim]{text}[/dim]"),
     )
+    # SIGTERM ends the bench as Ctrl-C does: every server and load worker it started is
+    # stopped on the way out (the default action left them running, orphaned, issue 41).
+    signal.signal(signal.SIGTERM, _interrupted)
     if counts is not None:
         _sweep(counts, measured)
         return
@@ -219,6 +223,10 @@ def server(
         if result.tally.errors:
             kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(result.tally.errors.items()))
             console.print(f"{result.name} errors: {kinds}")
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
 
 
 def _counts(text: str) -> list[int]:

@@ -77,20 +77,30 @@ def measure(name: str, load: Load, workers: int, server: ServerProcess | None = 
         shares = [load.matches // workers + (n < load.matches % workers) for n in range(workers)]
         starts = [sum(shares[:n]) for n in range(workers)]
         processes = [
-            context.Process(target=worker, args=(load, start, share, ready, go, results))
+            context.Process(
+                target=worker, args=(load, start, share, ready, go, results), daemon=True
+            )
             for start, share in zip(starts, shares, strict=True)
         ]
-        for process in processes:
-            process.start()
-        for _ in processes:
-            _from_workers(ready, processes)
-        started()
-        go.set()
-        tally = Tally()
-        for _ in processes:
-            tally.merge(_from_workers(results, processes))
-        for process in processes:
-            process.join()
+        try:
+            for process in processes:
+                process.start()
+            for _ in processes:
+                _from_workers(ready, processes)
+            started()
+            go.set()
+            tally = Tally()
+            for _ in processes:
+                tally.merge(_from_workers(results, processes))
+            for process in processes:
+                process.join()
+        finally:  # interrupted (Ctrl-C, SIGTERM: bidak.cli.bench): no load worker outlives us
+            for process in processes:
+                if process.is_alive():
+                    process.terminate()
+            for process in processes:
+                if process.pid is not None:
+                    process.join(10)
     if len(cpu) < 2:  # every pair ended before the window did
         close_window()
     (cpu_before, opened), (cpu_after, closed) = cpu[:2]

@@ -29,7 +29,7 @@ def fail_appends(running: Running, times: int, *, after_commit: bool) -> list[in
     failed: list[int] = []
 
     async def write_direct(direct: Any, work: Callable[..., Any]) -> Any:
-        is_append = getattr(getattr(work, "func", None), "__name__", "") == "_append_all"
+        is_append = getattr(getattr(work, "func", None), "__name__", "") == "append_all"
         if not is_append or len(failed) >= times:
             return await original(direct, work)
         failed.append(1)

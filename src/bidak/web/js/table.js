@@ -100,10 +100,14 @@ export function mountTable(root, code, { navigate }) {
     { showHint: () => hint.show(), resign: () => dialogs.resign(), syncOffers: (tb) => dialogs.syncOffers(tb) },
   );
 
+  const wide = matchMedia("(min-width: 980px)");
+
   function layout() {
     el = elements();
     const boardWrap = h("div", { class: "board-wrap" }, board.svg, el.tapHint, board.text);
-    anchorToasts(boardWrap); // over the outer board, clear of the seats, the cube and the buttons
+    // A strip of its own above the table: a toast covers no checker, die or button at any size.
+    const toastStrip = h("div", { class: "toast-strip" });
+    anchorToasts(toastStrip);
     const side = h(
       "aside",
       { class: "side" },
@@ -117,8 +121,15 @@ export function mountTable(root, code, { navigate }) {
       el.matchBar,
       tour.bar(),
       el.waiting,
-      h("div", { class: "table-grid" }, el.main, side),
+      h("div", { class: "table-grid" }, toastStrip, el.main, side),
     );
+    // Above the board on a phone; at the head of the side column on a desktop.
+    const place = () => {
+      if (wide.matches) side.prepend(toastStrip);
+      else el.main.before(toastStrip);
+    };
+    place();
+    wide.onchange = place;
   }
 
   /** Draw again what `change` touched. */
@@ -217,6 +228,7 @@ export function mountTable(root, code, { navigate }) {
     offLanguage();
     closeDialogs();
     anchorToasts(null);
+    wide.onchange = null;
     talk.stop();
     after.stop();
     tour.stop();

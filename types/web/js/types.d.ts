@@ -763,6 +763,7 @@ export interface DrillVerdict {
   best: string;
   played: string;
   due: number;
+  due_in: number;
   summary: TrainingSummary;
 }
 

@@ -205,6 +205,8 @@ export interface Me {
   /** the browser came with a session that had ended: this is a new guest */
   signed_out?: boolean;
   moderator?: boolean;
+  /** a moderator muted this player's table talk */
+  talk_muted?: boolean;
   /** the accessibility settings kept with the account (settings.js) */
   access?: Access;
 }

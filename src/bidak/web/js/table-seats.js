@@ -12,7 +12,8 @@ import { copyText, toast } from "./ui.js";
 
 /**
  * @param {TableView} v
- * @param {{ decorate: (container: HTMLElement, player: number) => void, bar: () => HTMLElement | null }} talk
+ * @param {{ decorate: (container: HTMLElement, player: number) => void, bar: () => HTMLElement | null,
+ *   silencedLine: () => HTMLElement | null }} talk
  * @param {(path: string) => void} navigate
  * @param {{ id: () => string | null, grace: () => number | null, kind: () => string | null }} tour the table's
  *   tournament, if any
@@ -124,6 +125,8 @@ export function createSeats(v, talk, navigate, tour) {
     clear(talkHost);
     const bar = talk.bar();
     if (bar) talkHost.append(bar);
+    const silenced = talk.silencedLine();
+    if (silenced) talkHost.append(silenced);
   }
 
   /** The invitation while a friend room waits (`root` marks it for the layout). */

@@ -367,6 +367,11 @@ export interface PlayerProfile {
   member_since: string;
   played: number;
   won: number;
+  /** no linked e-mail address: unrated */
+  guest?: boolean;
+  /** tournament matches decided, rated or not, and won */
+  tournament_played: number;
+  tournament_won: number;
   streak: number;
   average_pr: number | null;
   reviewed: number;

@@ -126,7 +126,7 @@ function route() {
     if (mine !== routed) return; // the visitor went somewhere else meanwhile
     if (room) unmount = mountTable(main, room[1], { navigate, me: () => me });
     else if (shop) unmount = mountShop(main, { navigate });
-    else if (tournament) unmount = mountTournament(main, tournament[1], { navigate });
+    else if (tournament) unmount = mountTournament(main, tournament[1], { navigate, me: () => me });
     else if (drill) unmount = mountDrill(main, { navigate });
     else if (puzzles) unmount = mountPuzzles(main, { navigate });
     else if (review) unmount = mountReview(main, review[1], { navigate });

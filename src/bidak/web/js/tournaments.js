@@ -10,7 +10,7 @@ import { onLanguage, t } from "./i18n.js";
 import { checkTournaments, onTournamentMessage } from "./tournament-follow.js";
 import { copyText, formatClock, toast } from "./ui.js";
 
-/** @import { TournamentItem, TournamentView, BracketSlot, TournamentMessage } from "./types.js" */
+/** @import { TournamentItem, TournamentView, BracketSlot, TournamentMessage, Me } from "./types.js" */
 
 const POLL_MS = 5000;
 
@@ -145,9 +145,9 @@ export function tournamentsCard({ navigate, session }) {
  * The tournament page.
  * @param {HTMLElement} root
  * @param {string} id
- * @param {{ navigate: (path: string) => void }} context
+ * @param {{ navigate: (path: string) => void, me?: () => Me | null }} context
  */
-export function mountTournament(root, id, { navigate }) {
+export function mountTournament(root, id, { navigate, me = () => null }) {
   /** @type {TournamentView | null} */
   let view = null;
   let gone = false;
@@ -210,6 +210,7 @@ export function mountTournament(root, id, { navigate }) {
   function header(/** @type {TournamentView} */ v) {
     const clock = clockOf(v, serverNow());
     const canJoin = !v.joined && (v.status === "open" || (v.kind === "arena" && v.status === "running"));
+    const over = v.status === "finished" || v.status === "cancelled";
     return h(
       "section",
       { class: "card tour-head", id: "tour-head" },
@@ -256,7 +257,7 @@ export function mountTournament(root, id, { navigate }) {
               { class: "btn", id: "tour-pause" },
             )
           : null,
-        v.private
+        v.private && !over
           ? button(
               "tour.copy_link",
               async () => {
@@ -267,7 +268,11 @@ export function mountTournament(root, id, { navigate }) {
             )
           : null,
       ),
-      v.joined ? tx("tour.you_are_in", null, "p", { class: "muted small", id: "tour-joined" }) : null,
+      // A guest hears before joining that their matches will move no rating.
+      (canJoin || (v.joined && !over)) && me()?.email_linked === false
+        ? tx("tour.guest_unrated", null, "p", { class: "notice", id: "tour-guest-unrated" })
+        : null,
+      v.joined && !over ? tx("tour.you_are_in", null, "p", { class: "muted small", id: "tour-joined" }) : null,
     );
   }
 

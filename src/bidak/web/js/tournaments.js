@@ -92,7 +92,7 @@ export function tournamentsCard({ navigate, session }) {
             "span",
             { class: "tour-item-head" },
             raw(item.name, "strong", { dir: "auto" }),
-            tx(`tour.kind.${item.kind}`, null, "span", { class: "tag" }),
+            kindTag(item.name, item.kind),
           ),
           h(
             "span",
@@ -139,6 +139,18 @@ export function tournamentsCard({ navigate, session }) {
       clearInterval(poller);
     },
   };
+}
+
+/**
+ * The kind's tag beside a tournament's name, unless the name already begins with it (a site's
+ * "Knockout 16" beside "Knockout" said it twice).
+ * @param {string} name
+ * @param {string} kind
+ */
+function kindTag(name, kind) {
+  const word = t(`tour.kind.${kind}`);
+  if (name.trim().toLocaleLowerCase().startsWith(word.toLocaleLowerCase())) return null;
+  return tx(`tour.kind.${kind}`, null, "span", { class: "tag" });
 }
 
 /**
@@ -219,7 +231,7 @@ export function mountTournament(root, id, { navigate, me = () => null }) {
         { class: "card-head" },
         h("span", { class: "card-icon icon-trophy", "aria-hidden": "true" }),
         raw(v.name, "h2", { dir: "auto" }),
-        tx(`tour.kind.${v.kind}`, null, "span", { class: "tag" }),
+        kindTag(v.name, v.kind),
       ),
       h(
         "p",

@@ -122,11 +122,11 @@ export function createSeats(v, talk, navigate, tour) {
   ) {
     seat(top, false);
     seat(bottom, true);
-    clear(talkHost);
-    const bar = talk.bar();
-    if (bar) talkHost.append(bar);
-    const silenced = talk.silencedLine();
-    if (silenced) talkHost.append(silenced);
+    // The talk bar is replaced only when it changed: a double or a roll redraws the seats, and
+    // a new bar under a finger pressing a phrase lost that tap.
+    const fresh = [talk.bar(), talk.silencedLine()].filter((node) => node !== null);
+    const html = fresh.map((node) => node.outerHTML).join("");
+    if (html !== talkHost.innerHTML) clear(talkHost).append(...fresh);
   }
 
   /** The invitation while a friend room waits (`root` marks it for the layout). */

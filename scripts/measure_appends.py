@@ -29,7 +29,7 @@ from unittest import mock
 from sqlalchemy.engine import Connection
 
 from bidak.match import RuleSet, event_to_json, rules_to_json, start_match, state_to_json
-from bidak.server.play import queries
+from bidak.server.play import append_queries
 from bidak.server.play.queries import Append
 from bidak.server.play.storage import Store
 from bidak.server.shared.store.db import Database
@@ -111,7 +111,7 @@ def _time(db: Database, work: Callable[[Connection], object], rounds: int) -> li
 def _core(connection: Connection, changes: list[Append]) -> object:
     """The dialect-neutral Core path, as PostgreSQL runs it (SQLite's shortcut turned off)."""
     with mock.patch.object(connection.dialect, "name", "not-sqlite"):
-        return queries._append_all(connection, changes)
+        return append_queries.append_all(connection, changes)
 
 
 async def main(matches: int, rounds: int) -> None:
@@ -127,7 +127,7 @@ async def main(matches: int, rounds: int) -> None:
                 changes = _changes(made[:size])
                 for name, way in (
                     ("core", lambda c, ch=changes: _core(c, ch)),
-                    ("driver", lambda c, ch=changes: queries._append_all(c, ch)),
+                    ("driver", lambda c, ch=changes: append_queries.append_all(c, ch)),
                 ):
                     assert all(o is None for o in _outcomes(db, way))
                     spent = sorted(_time(db, way, rounds))

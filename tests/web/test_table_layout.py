@@ -62,6 +62,26 @@ def version(page: Any) -> int:
     return found
 
 
+def toasts_over_play(page: Any) -> list[str]:
+    """Each toast that overlaps the board's SVG or a visible button, by bounding boxes."""
+    found: list[str] = page.evaluate(
+        """() => {
+          const box = (e) => e.getBoundingClientRect();
+          const meets = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+            && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+          const shown = (e) => { const r = box(e); return r.width > 0 && r.height > 0; };
+          const toasts = [...document.querySelectorAll('.toast')].filter(shown);
+          if (!toasts.length) return ['no toast shows'];
+          const targets = [...document.querySelectorAll('svg.board, button, .btn')].filter(shown);
+          const found = [];
+          for (const t of toasts) for (const o of targets) if (meets(box(t), box(o)))
+            found.push(`${t.textContent} over ${o.tagName} ${o.id || o.getAttribute('class')}`);
+          return found;
+        }"""
+    )
+    return found
+
+
 def expire(running: Any, clock: ManualClock) -> None:
     running.call(lambda: clock.advance(31))
     running.call(running.services.rooms.settle)
@@ -135,6 +155,7 @@ def test_the_busiest_table_has_no_overlaps_and_no_cut_names(
     alice.wait_for_selector("#btn-roll")
     problems, shown = layout_problems(alice, list(NAMES))
     screenshot(alice, f"table-busy-{label}")
+    assert toasts_over_play(alice) == [], "a toast lies over the board or a button"
     assert alice.query_selector(".tap-roll-hint:not(.hidden)"), "rolling by a tap is offered"
     assert alice.query_selector("#main svg.board g.cube")
     assert alice.query_selector(".clock.running")

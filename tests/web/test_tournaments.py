@@ -14,7 +14,7 @@ from sqlalchemy.engine import Connection
 
 from bidak.match import ForfeitMatch
 from bidak.server.shared.clocks import ManualClock
-from bidak.server.shared.store.models import EntrantRow, TournamentRow
+from bidak.server.shared.store.models import EntrantRow, TournamentMatchRow, TournamentRow
 from bidak.server.shared.store.rows import insert_rows
 from bidak.tournament import advance, new_bracket
 from bidak.tournament.knockout import to_json
@@ -58,6 +58,8 @@ def test_joining_an_arena_from_the_lobby_then_being_paired(server: Any, pages: A
     for page in (alice, bob):
         page.click(f'#tour-list [data-tournament="{tid}"]')
         page.wait_for_selector("#tour-join")
+        # A guest hears before joining that their matches will be unrated.
+        assert "unrated" in page.inner_text("#tour-guest-unrated")
         assert untranslated(page) == []
         page.click("#tour-join")
         page.wait_for_selector("#tour-joined")
@@ -227,6 +229,23 @@ def finish_tournaments(connection: Connection, me: str, others: list[str], now: 
     knockout("SITE1", "Knockout 16", now - 4 * day, others[0], False)
     tournament("ARENA3", "arena", "Arena 30", now - 5 * day, ends_at=now - 5 * day + 1800)
     entrants("ARENA3", [(others[i], 20 - i, 5) for i in range(4)] + [(me, 2, 1)])
+    # The player's arena matches: three decided (two won), one not yet.
+    insert_rows(
+        connection,
+        [
+            TournamentMatchRow(
+                room_code=f"ARENA1-{i}",
+                tournament_id="ARENA1",
+                seat0_id=me,
+                seat1_id=others[i],
+                length=3,
+                created_at=now - day,
+                winner_id=winner,
+                how=None if winner is None else "played",
+            )
+            for i, winner in enumerate([me, others[1], me, None])
+        ],
+    )
 
 
 def test_a_profile_shows_tournament_places_and_trophies(server: Any, pages: Any) -> None:
@@ -254,6 +273,10 @@ def test_a_profile_shows_tournament_places_and_trophies(server: Any, pages: Any)
         "SITE1",
         "ARENA3",
     ]
+    # A guest: no rating figure, and the tournament matches counted (unrated as they are).
+    assert alice.inner_text("#stat-rating") == "Unrated (guest)"
+    assert alice.query_selector("#stat-played") is None
+    assert alice.inner_text("#stat-tournament") == "3, won 2"
     places = [line.inner_text().split("\n")[-1] for line in lines]
     assert places == [
         "Place 1 of 4",

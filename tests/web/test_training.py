@@ -109,6 +109,10 @@ def test_a_drill_card_is_answered_on_the_board_at_phone_size(server: Any, pages:
     assert "0.000" in page.inner_text("#drill-loss")
     assert page.inner_text("#drill-best") == "8/5 6/5"
     assert "streak 1" in page.inner_text("#drill-figures")
+    # Answered well at first sight, FSRS's first learning step brings it back in ten minutes:
+    # the verdict says so, and the card no longer counts as due.
+    assert page.inner_text("#drill-returns") == "This card comes back in 10 minutes."
+    assert "0 due now" in page.inner_text("#drill-figures")
     share = page.get_attribute("#drill-share", "href")
     assert share is not None and share.startswith("/api/positions/share.svg?xgid=XGID")
     picture = page.request.get(share)
@@ -121,7 +125,6 @@ def test_a_drill_card_is_answered_on_the_board_at_phone_size(server: Any, pages:
     page.click("#drill-back")
     page.wait_for_selector("#training-streak")
     page.wait_for_function("() => document.querySelector('#training-streak').textContent === '1'")
-    # Answered well at first sight, FSRS's first learning step brings it back in ten minutes:
-    # still today.
-    assert page.inner_text("#training-due") == "1"
+    # The lobby counts it no more until it comes back.
+    assert page.inner_text("#training-due") == "0"
     assert page.locator(BOARD).count() == 0

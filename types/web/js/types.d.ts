@@ -205,6 +205,8 @@ export interface Me {
   /** the browser came with a session that had ended: this is a new guest */
   signed_out?: boolean;
   moderator?: boolean;
+  /** a moderator muted this player's table talk */
+  talk_muted?: boolean;
   /** the accessibility settings kept with the account (settings.js) */
   access?: Access;
 }
@@ -392,6 +394,11 @@ export interface PlayerProfile {
   member_since: string;
   played: number;
   won: number;
+  /** no linked e-mail address: unrated */
+  guest?: boolean;
+  /** tournament matches decided, rated or not, and won */
+  tournament_played: number;
+  tournament_won: number;
   streak: number;
   average_pr: number | null;
   reviewed: number;
@@ -790,6 +797,7 @@ export interface DrillVerdict {
   best: string;
   played: string;
   due: number;
+  due_in: number;
   summary: TrainingSummary;
 }
 

@@ -24,6 +24,7 @@ def _me(player: PlayerRow) -> Me:
         email=masked(player.email) if player.email else None,
         rating=round(player.rating, 2),
         moderator=bool(player.moderator),
+        talk_muted=bool(player.talk_muted),
         access=Access.of(player.access),
     )
 

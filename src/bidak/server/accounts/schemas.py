@@ -43,6 +43,9 @@ class Me(BaseModel):
         " it is now this new guest",
     )
     moderator: bool = Field(default=False, description="may open the moderators' queue")
+    talk_muted: bool = Field(
+        default=False, description="a moderator muted this player's table talk (no phrase is sent)"
+    )
     access: Access = Field(default_factory=Access, description="the accessibility settings")
 
 

@@ -17,6 +17,7 @@ from bidak.server.shared.store.models import (
     RatedMatchRow,
     ReviewedRow,
     RoomRow,
+    TournamentMatchRow,
     TournamentRow,
 )
 from bidak.tournament import places
@@ -29,6 +30,7 @@ _ROOMS = cast(Table, RoomRow.__table__)
 _MATCHES = cast(Table, MatchRow.__table__)
 _TOURNAMENTS = cast(Table, TournamentRow.__table__)
 _ENTRANTS = cast(Table, EntrantRow.__table__)
+_TOUR_MATCHES = cast(Table, TournamentMatchRow.__table__)
 # Built once: an ``in_`` of a list built per call leaves a reference cycle behind
 # (docs/architecture.md, "Storage").
 _NAMES = select(_PLAYERS.c.id, _PLAYERS.c.name).where(
@@ -97,6 +99,8 @@ class Profile:
     """The finished tournaments the player played in, newest first."""
     trophies: dict[tuple[str, int], int]
     """(kind, place) -> how many times: the first three places of every finished tournament."""
+    guest: bool = False
+    """No linked e-mail address: the player's matches are unrated."""
 
 
 def profile(connection: Connection, player_id: str, recent: int = 20) -> Profile | None:
@@ -155,6 +159,7 @@ def profile(connection: Connection, player_id: str, recent: int = 20) -> Profile
         None if pr[0] is None else float(pr[0]),
         int(pr[1]),
         *tournament_results(connection, player_id, recent),
+        guest=player.email is None,
     )
 
 
@@ -370,3 +375,22 @@ def record_review(connection: Connection, match_id: str, prs: dict[str, float], 
                 .where(_REVIEWED.c.match_id == match_id, _REVIEWED.c.player_id == player_id)
                 .values(depth=depth, pr=pr)
             )
+
+
+def tournament_matches(connection: Connection, player_id: str) -> tuple[int, int]:
+    """(tournament matches decided, won) of the player, a guest's unrated ones included (and
+    those of guests merged into the account)."""
+    themselves = select(_PLAYERS.c.id).where(
+        or_(_PLAYERS.c.id == player_id, _PLAYERS.c.merged_into == player_id)
+    )
+    seated = or_(_TOUR_MATCHES.c.seat0_id.in_(themselves), _TOUR_MATCHES.c.seat1_id.in_(themselves))
+    decided = _TOUR_MATCHES.c.winner_id.is_not(None)
+    played = connection.execute(
+        select(func.count()).select_from(_TOUR_MATCHES).where(seated, decided)
+    ).scalar_one()
+    won = connection.execute(
+        select(func.count())
+        .select_from(_TOUR_MATCHES)
+        .where(seated, _TOUR_MATCHES.c.winner_id.in_(themselves))
+    ).scalar_one()
+    return int(played), int(won)

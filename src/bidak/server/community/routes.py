@@ -64,6 +64,9 @@ class ProfileOut(BaseModel):
     trophies: list[Trophy] = Field(
         description="cosmetic badges: the first three places of all finished tournaments"
     )
+    guest: bool = Field(False, description="no linked e-mail address: the player is unrated")
+    tournament_played: int = Field(0, description="tournament matches decided, rated or not")
+    tournament_won: int = 0
 
 
 class Leader(BaseModel):
@@ -113,7 +116,13 @@ async def profile(player_id: str, services: SharedDep) -> ProfileOut:
     )
     if found is None:
         raise HTTPException(404, "There is no such player")
+    cup_played, cup_won = await services.db.read(
+        partial(queries.tournament_matches, player_id=player_id)
+    )
     return ProfileOut(
+        guest=found.guest,
+        tournament_played=cup_played,
+        tournament_won=cup_won,
         id=found.id,
         name=found.name,
         rating=round(found.rating, 2),

@@ -69,6 +69,7 @@ async def answer(
         best=verdict.best,
         played=verdict.played,
         due=verdict.due,
+        due_in=max(0.0, verdict.due - services.training.clock.now()),
         summary=TrainingOut(**await services.training.summary(player.id)),
     )
 

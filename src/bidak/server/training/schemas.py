@@ -10,7 +10,7 @@ _EXACT = ConfigDict(extra="forbid")
 
 
 class TrainingOut(BaseModel):
-    due: int = Field(description="cards due by the end of today (UTC)")
+    due: int = Field(description="cards due now (what the drill would show)")
     cards: int = Field(description="all the player's cards")
     streak: int = Field(description="days in a row, to today or yesterday, with a drill answered")
 
@@ -53,6 +53,7 @@ class VerdictOut(BaseModel):
     best: str = Field(description="the engine's choice")
     played: str = Field(description="what was played in the match")
     due: float = Field(description="when the card comes back (seconds since the epoch)")
+    due_in: float = Field(description="how long until the card comes back (seconds)")
     summary: TrainingOut
 
 

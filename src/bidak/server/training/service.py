@@ -195,11 +195,11 @@ class Training:
             await asyncio.gather(*self._banking)
 
     async def summary(self, player_id: str) -> dict[str, int]:
-        """Cards due today (by the end of the UTC day), all cards, and the streak."""
+        """Cards due now (the ones the drill would show, so the count falls as they are
+        answered), all cards, and the streak."""
         now = self.clock.now()
         today = day_of(now)
-        end = datetime.combine(today + timedelta(days=1), datetime.min.time(), UTC).timestamp()
-        due, total = await self.db.read(partial(queries.counts, player_id=player_id, until=end))
+        due, total = await self.db.read(partial(queries.counts, player_id=player_id, until=now))
         since = (today - timedelta(days=STREAK_DAYS)).isoformat()
         days = await self.db.read(partial(queries.drill_days, player_id=player_id, since=since))
         return {

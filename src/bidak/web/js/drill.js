@@ -5,7 +5,7 @@
 import { createAnswering, nothingLeft } from "./answering.js";
 import { api, statusOf } from "./api.js";
 import { button, clear, h, raw, tx } from "./dom.js";
-import { onLanguage, t } from "./i18n.js";
+import { language, onLanguage, t } from "./i18n.js";
 import { toast } from "./ui.js";
 
 /** @import { DrillCard, DrillVerdict, TrainingSummary } from "./types.js" */
@@ -61,6 +61,7 @@ export function mountDrill(root, { navigate }) {
       { class: `drill-verdict grade-${found.grade}`, id: "drill-verdict", role: "status" },
       tx(`drill.grade.${found.grade}`, null, "h3"),
       tx("drill.lost", { loss: found.loss.toFixed(3) }, "p", { id: "drill-loss" }),
+      tx("drill.returns", { when: comesBack(found.due_in) }, "p", { id: "drill-returns" }),
       h("p", {}, tx("drill.best"), " ", raw(found.best, "strong", { id: "drill-best" })),
       h("p", { class: "muted" }, tx("drill.in_match"), " ", raw(found.played, "span")),
       h(
@@ -77,6 +78,18 @@ export function mountDrill(root, { navigate }) {
       ),
       button("drill.next", load, { class: "btn primary", id: "drill-next" }),
     );
+  }
+
+  /**
+   * When a card comes back, from the server's schedule, in the page's language ("in 10 minutes",
+   * "tomorrow", "in 4 days").
+   * @param {number} seconds
+   */
+  function comesBack(seconds) {
+    const when = new Intl.RelativeTimeFormat(language(), { numeric: "auto" });
+    if (seconds < 3600) return when.format(Math.max(1, Math.round(seconds / 60)), "minute");
+    if (seconds < 86400) return when.format(Math.round(seconds / 3600), "hour");
+    return when.format(Math.round(seconds / 86400), "day");
   }
 
   function figures() {

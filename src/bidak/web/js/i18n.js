@@ -57,13 +57,18 @@ export function onLanguage(/** @type {(code: string) => void} */ fn) {
 }
 
 /**
- * The text of `key` in the current language, with {name} placeholders filled in.
+ * The text of `key` in the current language, with {name} placeholders filled in (and, for a
+ * number `n`, the plural form `key.one` etc. where the catalog has it).
  * @param {string} key
  * @param {Params} [params]
  */
 export function t(key, params = {}) {
   const catalog = catalogs[current] || {};
-  const text = catalog[key];
+  // A count `n` picks the language's plural form when the catalog has one ("tour.players.one":
+  // "1 player"); the key itself is every other form.
+  const n = params.n;
+  const form = typeof n === "number" ? `${key}.${new Intl.PluralRules(current).select(n)}` : "";
+  const text = form && typeof catalog[form] === "string" ? catalog[form] : catalog[key];
   if (typeof text !== "string") {
     missing.add(`${current}:${key}`);
     return `⟦${key}⟧`;

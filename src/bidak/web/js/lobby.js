@@ -156,10 +156,11 @@ export function mountLobby(root, { navigate, me, setMe, session = Promise.resolv
         h(
           "div",
           { class: "lobby-grid" },
-          // Practice first: a newcomer's first game, on the first screen of every size.
-          h("div", { class: "col" }, practiceCard(), quick.card(), training.el, tournaments.el, joinCard()),
-          h("div", { class: "col" }, friendCard()),
-          h("div", { class: "col" }, profileCard(), coins.el, historyOf()),
+          // Practice first: a newcomer's first game, on the first screen of every size; the
+          // Tournaments card next, so a phone shows it too; three columns of like heights.
+          h("div", { class: "col" }, practiceCard(), tournaments.el, joinCard()),
+          h("div", { class: "col" }, friendCard(), quick.card()),
+          h("div", { class: "col" }, profileCard(), training.el, coins.el, historyOf()),
         ),
       ),
     );

@@ -137,9 +137,9 @@ function route() {
   clear(main);
   session.then(() => {
     if (mine !== routed) return; // the visitor went somewhere else meanwhile
-    if (room) unmount = mountTable(main, room[1], { navigate });
+    if (room) unmount = mountTable(main, room[1], { navigate, me: () => me });
     else if (shop) unmount = mountShop(main, { navigate });
-    else if (tournament) unmount = mountTournament(main, tournament[1], { navigate });
+    else if (tournament) unmount = mountTournament(main, tournament[1], { navigate, me: () => me });
     else if (drill) unmount = mountDrill(main, { navigate });
     else if (puzzles) unmount = mountPuzzles(main, { navigate });
     else if (games) unmount = mountGames(main, { navigate });

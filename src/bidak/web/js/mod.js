@@ -221,6 +221,8 @@ export function mountModCase(
             note: form.note.trim(),
             ...(form.kind === "rename" && form.name.trim() ? { name: form.name.trim() } : {}),
           });
+          // The red "Say why" (or an earlier refusal) is answered now: it goes, the success stays.
+          for (const stale of document.querySelectorAll(".toast-error")) stale.remove();
           toast(tx("mod.done"));
           form.note = "";
           form.name = "";

@@ -251,20 +251,41 @@ export function mountPlayer(
         h(
           "dl",
           { class: "stats", id: "profile-stats" },
-          stat("player.rating", rating(p.rating), "stat-rating"),
-          stat("player.experience", String(p.experience), "stat-experience"),
-          stat("player.played", String(p.played), "stat-played"),
-          stat("player.won", String(p.won), "stat-won"),
-          h(
-            "div",
-            { class: "stat" },
-            tx("player.streak", null, "dt"),
-            p.streak === 0
-              ? raw("0", "dd", { id: "stat-streak" })
-              : tx(p.streak > 0 ? "player.streak.won" : "player.streak.lost", { n: Math.abs(p.streak) }, "dd", {
-                  id: "stat-streak",
+          // A guest has no rating that moves: say so rather than show the starting figure, and
+          // leave out the rated counts (always 0 for a guest).
+          p.guest
+            ? h(
+                "div",
+                { class: "stat" },
+                tx("player.rating", null, "dt"),
+                tx("player.unrated", null, "dd", { id: "stat-rating", class: "stat-none" }),
+              )
+            : stat("player.rating", rating(p.rating), "stat-rating"),
+          p.guest ? null : stat("player.experience", String(p.experience), "stat-experience"),
+          p.guest ? null : stat("player.played", String(p.played), "stat-played"),
+          p.guest ? null : stat("player.won", String(p.won), "stat-won"),
+          p.guest
+            ? null
+            : h(
+                "div",
+                { class: "stat" },
+                tx("player.streak", null, "dt"),
+                p.streak === 0
+                  ? raw("0", "dd", { id: "stat-streak" })
+                  : tx(p.streak > 0 ? "player.streak.won" : "player.streak.lost", { n: Math.abs(p.streak) }, "dd", {
+                      id: "stat-streak",
+                    }),
+              ),
+          p.guest || p.tournament_played
+            ? h(
+                "div",
+                { class: "stat" },
+                tx("player.tournament_matches", null, "dt"),
+                tx("player.tournament_record", { played: p.tournament_played, won: p.tournament_won }, "dd", {
+                  id: "stat-tournament",
                 }),
-          ),
+              )
+            : null,
           h(
             "div",
             { class: "stat" },

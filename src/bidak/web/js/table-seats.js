@@ -12,7 +12,8 @@ import { copyText, toast } from "./ui.js";
 
 /**
  * @param {TableView} v
- * @param {{ decorate: (container: HTMLElement, player: number) => void, bar: () => HTMLElement | null }} talk
+ * @param {{ decorate: (container: HTMLElement, player: number) => void, bar: () => HTMLElement | null,
+ *   silencedLine: () => HTMLElement | null }} talk
  * @param {(path: string) => void} navigate
  * @param {{ id: () => string | null, grace: () => number | null, kind: () => string | null }} tour the table's
  *   tournament, if any
@@ -121,9 +122,11 @@ export function createSeats(v, talk, navigate, tour) {
   ) {
     seat(top, false);
     seat(bottom, true);
-    clear(talkHost);
-    const bar = talk.bar();
-    if (bar) talkHost.append(bar);
+    // The talk bar is replaced only when it changed: a double or a roll redraws the seats, and
+    // a new bar under a finger pressing a phrase lost that tap.
+    const fresh = [talk.bar(), talk.silencedLine()].filter((node) => node !== null);
+    const html = fresh.map((node) => node.outerHTML).join("");
+    if (html !== talkHost.innerHTML) clear(talkHost).append(...fresh);
   }
 
   /** The invitation while a friend room waits (`root` marks it for the layout). */

@@ -24,7 +24,7 @@ import { createTableTournament } from "./table-tournament.js";
 import { createTalk } from "./talk.js";
 import { anchorToasts, closeDialogs, toast } from "./ui.js";
 
-/** @import { Change, ConnectionStatus } from "./types.js" */
+/** @import { Change, ConnectionStatus, Me } from "./types.js" */
 
 /** The table's elements, made again by `layout()` on a change of language. */
 function elements() {
@@ -50,9 +50,9 @@ function elements() {
  * Mount the table of room `code` in `root`; returns the function that takes it down.
  * @param {HTMLElement} root
  * @param {string} code
- * @param {{ navigate: (path: string) => void }} options
+ * @param {{ navigate: (path: string) => void, me?: () => Me | null }} options
  */
-export function mountTable(root, code, { navigate }) {
+export function mountTable(root, code, { navigate, me = () => null }) {
   let el = elements();
   const store = createTableStore(code, {
     present: async (event, shown) => {
@@ -61,7 +61,11 @@ export function mountTable(root, code, { navigate }) {
     },
     paintLooks: () => board.paintLooks(),
     history: (match, since) => api.events(match, since).then((answer) => answer.events),
-    onError: (known) => toast(tx(known === "generic" ? "error.generic" : `error.${known}`), "error"),
+    onError: (known) => {
+      // A mute that came during the match: the bar says it from now on, instead of a toast.
+      if (known === "muted" && talk.silence()) return;
+      toast(tx(known === "generic" ? "error.generic" : `error.${known}`), "error");
+    },
     forward: (message) => {
       if (message.type === "talk") talk.onMessage(message);
       else if (message.type === "rematch") after.onMessage(message);
@@ -80,7 +84,18 @@ export function mountTable(root, code, { navigate }) {
     view: () => v,
     send: (m) => !!v.connection && v.connection.send(m),
     redraw: () => draw("seats"),
+    silenced: () => talkMuted,
   });
+  // A moderator's mute, as the account says it now (it may have come since the page loaded).
+  let talkMuted = !!me()?.talk_muted;
+  api.me().then(
+    (fresh) => {
+      if (!!fresh.talk_muted === talkMuted || !el.main.isConnected) return;
+      talkMuted = !!fresh.talk_muted;
+      draw("seats");
+    },
+    () => {},
+  );
   const after = createAfterMatch({ code, view: () => v, navigate, nameOf: name });
   const tour = createTableTournament({ code, view: () => v, navigate, redraw: () => draw("all") });
   const board = createBoardView(store, { tapHint: () => el.tapHint, looksHost: () => el.main });
@@ -100,10 +115,14 @@ export function mountTable(root, code, { navigate }) {
     { showHint: () => hint.show(), resign: () => dialogs.resign(), syncOffers: (tb) => dialogs.syncOffers(tb) },
   );
 
+  const wide = matchMedia("(min-width: 980px)");
+
   function layout() {
     el = elements();
     const boardWrap = h("div", { class: "board-wrap" }, board.svg, el.tapHint, board.text);
-    anchorToasts(boardWrap); // over the outer board, clear of the seats, the cube and the buttons
+    // A strip of its own above the table: a toast covers no checker, die or button at any size.
+    const toastStrip = h("div", { class: "toast-strip" });
+    anchorToasts(toastStrip);
     const side = h(
       "aside",
       { class: "side" },
@@ -117,8 +136,15 @@ export function mountTable(root, code, { navigate }) {
       el.matchBar,
       tour.bar(),
       el.waiting,
-      h("div", { class: "table-grid" }, el.main, side),
+      h("div", { class: "table-grid" }, toastStrip, el.main, side),
     );
+    // Above the board on a phone; at the head of the side column on a desktop.
+    const place = () => {
+      if (wide.matches) side.prepend(toastStrip);
+      else el.main.before(toastStrip);
+    };
+    place();
+    wide.onchange = place;
   }
 
   /** Draw again what `change` touched. */
@@ -217,6 +243,7 @@ export function mountTable(root, code, { navigate }) {
     offLanguage();
     closeDialogs();
     anchorToasts(null);
+    wide.onchange = null;
     talk.stop();
     after.stop();
     tour.stop();

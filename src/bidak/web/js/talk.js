@@ -32,11 +32,15 @@ function saveMuted(/** @type {Set<string>} */ ids) {
 
 /**
  * `view()` gives {seat, seats, kind, table}; `send(message)` writes to the room's socket;
- * `redraw()` draws the seats (and the bar) again.
+ * `redraw()` draws the seats (and the bar) again; `silenced()`: a moderator muted the viewer's
+ * talk (`/api/me`'s `talk_muted`), so the phrases are shown disabled with the reason.
  * @param {{ code: string, view: () => TableView, send: (message: Record<string, unknown>) => boolean,
- *   redraw: () => void }} options
+ *   redraw: () => void, silenced?: () => boolean }} options
  */
-export function createTalk({ code, view, send, redraw }) {
+export function createTalk({ code, view, send, redraw, silenced = () => false }) {
+  /** The server refused a phrase as muted (a mute set since `/api/me` answered). */
+  let refusedMuted = false;
+  const isSilenced = () => refusedMuted || silenced();
   /** @type {Map<number, { phrase: string, until: number }>} seat -> the phrase said there, shown until */
   const said = new Map();
   let quietUntil = 0;
@@ -63,7 +67,7 @@ export function createTalk({ code, view, send, redraw }) {
   }
 
   function say(/** @type {string} */ phrase) {
-    if (Date.now() < quietUntil) return;
+    if (Date.now() < quietUntil || isSilenced()) return;
     if (!send({ type: "talk", phrase })) {
       toast(tx("conn.lost"), "error");
       return;
@@ -79,6 +83,7 @@ export function createTalk({ code, view, send, redraw }) {
     if (!available() || !other) return null;
     const quiet = Date.now() < quietUntil;
     const muted = isMuted();
+    const silent = isSilenced();
     return h(
       "div",
       { class: "talk-bar", id: "talk-bar", role: "group", "aria-label": t("talk.label") },
@@ -99,10 +104,25 @@ export function createTalk({ code, view, send, redraw }) {
         button(`talk.${phrase}`, () => say(phrase), {
           class: "btn small talk-phrase",
           "data-phrase": phrase,
-          disabled: quiet,
+          disabled: quiet || silent,
+          "aria-describedby": silent ? "talk-silenced" : null,
         }),
       ),
     );
+  }
+
+  /** The line under the bar when a moderator muted the viewer's talk. */
+  function silencedLine() {
+    if (!available() || !isSilenced()) return null;
+    return tx("talk.silenced", null, "p", { class: "talk-silenced muted small", id: "talk-silenced" });
+  }
+
+  /** The server refused a phrase: a moderator muted this player. True: the bar now says so. */
+  function silence() {
+    if (!available()) return false;
+    refusedMuted = true;
+    redraw();
+    return true;
   }
 
   async function toggleMute() {
@@ -151,5 +171,5 @@ export function createTalk({ code, view, send, redraw }) {
     }, SHOWN_MS);
   }
 
-  return { bar, decorate, onMessage, stop: () => clearTimeout(quietTimer) };
+  return { bar, silencedLine, silence, decorate, onMessage, stop: () => clearTimeout(quietTimer) };
 }

@@ -10,7 +10,7 @@ import { onLanguage, t } from "./i18n.js";
 import { checkTournaments, onTournamentMessage } from "./tournament-follow.js";
 import { copyText, formatClock, toast } from "./ui.js";
 
-/** @import { TournamentItem, TournamentView, BracketSlot, TournamentMessage } from "./types.js" */
+/** @import { TournamentItem, TournamentView, BracketSlot, TournamentMessage, Me } from "./types.js" */
 
 const POLL_MS = 5000;
 
@@ -92,7 +92,7 @@ export function tournamentsCard({ navigate, session }) {
             "span",
             { class: "tour-item-head" },
             raw(item.name, "strong", { dir: "auto" }),
-            tx(`tour.kind.${item.kind}`, null, "span", { class: "tag" }),
+            kindTag(item.name, item.kind),
           ),
           h(
             "span",
@@ -142,12 +142,24 @@ export function tournamentsCard({ navigate, session }) {
 }
 
 /**
+ * The kind's tag beside a tournament's name, unless the name already begins with it (a site's
+ * "Knockout 16" beside "Knockout" said it twice).
+ * @param {string} name
+ * @param {string} kind
+ */
+function kindTag(name, kind) {
+  const word = t(`tour.kind.${kind}`);
+  if (name.trim().toLocaleLowerCase().startsWith(word.toLocaleLowerCase())) return null;
+  return tx(`tour.kind.${kind}`, null, "span", { class: "tag" });
+}
+
+/**
  * The tournament page.
  * @param {HTMLElement} root
  * @param {string} id
- * @param {{ navigate: (path: string) => void }} context
+ * @param {{ navigate: (path: string) => void, me?: () => Me | null }} context
  */
-export function mountTournament(root, id, { navigate }) {
+export function mountTournament(root, id, { navigate, me = () => null }) {
   /** @type {TournamentView | null} */
   let view = null;
   let gone = false;
@@ -210,6 +222,7 @@ export function mountTournament(root, id, { navigate }) {
   function header(/** @type {TournamentView} */ v) {
     const clock = clockOf(v, serverNow());
     const canJoin = !v.joined && (v.status === "open" || (v.kind === "arena" && v.status === "running"));
+    const over = v.status === "finished" || v.status === "cancelled";
     return h(
       "section",
       { class: "card tour-head", id: "tour-head" },
@@ -218,7 +231,7 @@ export function mountTournament(root, id, { navigate }) {
         { class: "card-head" },
         h("span", { class: "card-icon icon-trophy", "aria-hidden": "true" }),
         raw(v.name, "h2", { dir: "auto" }),
-        tx(`tour.kind.${v.kind}`, null, "span", { class: "tag" }),
+        kindTag(v.name, v.kind),
       ),
       h(
         "p",
@@ -256,7 +269,7 @@ export function mountTournament(root, id, { navigate }) {
               { class: "btn", id: "tour-pause" },
             )
           : null,
-        v.private
+        v.private && !over
           ? button(
               "tour.copy_link",
               async () => {
@@ -267,7 +280,11 @@ export function mountTournament(root, id, { navigate }) {
             )
           : null,
       ),
-      v.joined ? tx("tour.you_are_in", null, "p", { class: "muted small", id: "tour-joined" }) : null,
+      // A guest hears before joining that their matches will move no rating.
+      (canJoin || (v.joined && !over)) && me()?.email_linked === false
+        ? tx("tour.guest_unrated", null, "p", { class: "notice", id: "tour-guest-unrated" })
+        : null,
+      v.joined && !over ? tx("tour.you_are_in", null, "p", { class: "muted small", id: "tour-joined" }) : null,
     );
   }
 

@@ -11,8 +11,8 @@ let toastHost = null;
 let toastAnchor = null;
 
 /**
- * Where toasts show from now on: inside `anchor` (the table puts them over its board, where they
- * cover no control), or over the page (null).
+ * Where toasts show from now on: inside `anchor` (the table puts them in a strip above itself,
+ * where they cover no control and no checker), or over the page (null).
  * @param {HTMLElement | null} anchor
  */
 export function anchorToasts(anchor) {

@@ -62,7 +62,7 @@ def test_a_ban_from_play_shuts_every_door_the_player_tries(
 
     # Quick match: refused with the reason, in her language.
     eve.goto("/")
-    eve.wait_for_selector("#quick-start").click()
+    eve.click("#quick-start")
     eve.wait_for_selector(".toast [data-i18n='refusal.banned']")
     assert eve.query_selector("#quick-waiting") is None
     screenshot(eve, "ban-quick-refused-phone")
@@ -87,7 +87,7 @@ def test_a_ban_from_play_shuts_every_door_the_player_tries(
         )
     )
     eve.goto(f"/#/t/{arena}")
-    eve.wait_for_selector("#tour-join").click()
+    eve.click("#tour-join")
     eve.wait_for_selector(".toast [data-i18n='refusal.banned']")
 
     # What a ban leaves open: a practice match against a bot.
@@ -108,7 +108,7 @@ def test_a_ban_from_play_shuts_every_door_the_player_tries(
     linked = update(PlayerRow).where(PlayerRow.id == owner).values(email=address)
     running.call(lambda: running.services.db.write(partial(Connection.execute, statement=linked)))
     eve.goto("/#/account")
-    eve.wait_for_selector("#signin-input").fill(address)
+    eve.fill("#signin-input", address)
     eve.click("#signin-send")
     eve.wait_for_selector("#signin-sent")
     eve.goto(link_in(sink.received(address)))
@@ -116,7 +116,7 @@ def test_a_ban_from_play_shuts_every_door_the_player_tries(
     eve.click("#link-go")
     eve.wait_for_selector("#link-card[data-state='done']")
     eve.goto("/")
-    eve.wait_for_selector("#quick-start").click()
+    eve.click("#quick-start")
     eve.wait_for_selector(".toast [data-i18n='refusal.banned']")
     mod.goto("/#/mod")
     mod.reload()

@@ -153,7 +153,7 @@ def create_app(
         reviewer = Reviewer(db, fair, the_clock, (hints, reviews))
         training_service = Training(db, the_clock)
         notes = Notifications(db, the_clock)
-        service.notify = notes.tell_quietly
+        service.notify = fair.notify = notes.tell_quietly
         app.state.services = Services(
             settings,
             db,

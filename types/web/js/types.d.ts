@@ -378,6 +378,19 @@ export interface Vacation {
   bank: number;
 }
 
+export interface Note {
+  id: number;
+  kind: "turn" | "over" | "moderator" | "tournament";
+  room: string | null;
+  at: number;
+  read: boolean;
+}
+
+export interface Notes {
+  unread: number;
+  notes: Note[];
+}
+
 export interface YourGames {
   now: number;
   waiting: number;

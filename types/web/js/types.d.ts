@@ -380,7 +380,7 @@ export interface Vacation {
 
 export interface Note {
   id: number;
-  kind: "turn" | "over" | "moderator" | "tournament";
+  kind: "turn" | "time" | "over" | "moderator" | "tournament";
   room: string | null;
   at: number;
   read: boolean;

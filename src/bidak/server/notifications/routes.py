@@ -13,7 +13,7 @@ router = APIRouter(tags=["notifications"])
 
 class NoteOut(BaseModel):
     id: int
-    kind: str = Field(description="turn, over, moderator or tournament")
+    kind: str = Field(description="turn, time (almost up), over, moderator or tournament")
     room: str | None = Field(description="the table a tap opens (/#/r/<room>); null: none")
     at: float = Field(description="when (server time)")
     read: bool

@@ -13,8 +13,9 @@ from bidak.server.shared.store.db import Database, KeyTaken
 
 log = logging.getLogger(__name__)
 
-KINDS = ("turn", "over", "moderator", "tournament")
-"""What a notification may say: your turn in a correspondence match, a match over, a
+KINDS = ("turn", "time", "over", "moderator", "tournament")
+"""What a notification may say: your turn in a correspondence match, its time almost up (80%
+of the allowance passed), a match over, a
 moderator's decision on you, a tournament of yours starting (the client's catalogs, keys
 ``notify.<kind>``)."""
 

@@ -30,7 +30,7 @@ from bidak.server.play.actor import Actor, Live, live_from_row
 from bidak.server.play.bots import Bots
 from bidak.server.play.corr_queries import auto_rolls, set_auto_roll, take_vacation, unfinished
 from bidak.server.play.dice import new_seed
-from bidak.server.play.notices import Notify, no_notice, notices
+from bidak.server.play.notices import Notify, notices
 from bidak.server.play.options import FriendOptions, PracticeOptions
 from bidak.server.play.queries import ChoosePairs, NewRoom, RoomStore, room_value
 from bidak.server.play.room import (
@@ -86,8 +86,16 @@ class RoomService:
         self.on_action: Callable[[str, float], None] = lambda outcome, seconds: None
         """Told each intent's outcome (``accepted`` or the refusal's code) and its seconds from
         arrival to stored and published (the metrics)."""
-        self.notify: Notify = no_notice
-        """Stores a notification (the app sets the notification centre's)."""
+
+    @property
+    def notify(self) -> Notify:
+        """Stores a notification (the app sets the notification centre's): a turn, a match
+        over, time almost up (the clocks'), a tournament match made."""
+        return self.timers.notify
+
+    @notify.setter
+    def notify(self, notify: Notify) -> None:
+        self.timers.notify = notify
 
     def _stored(self, live: Live) -> None:
         """After each state this process stored: arm what acts next; forget a finished match."""

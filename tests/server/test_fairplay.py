@@ -224,6 +224,9 @@ async def test_each_action_is_done_audited_and_shown_to_its_player(
         assert [a["kind"] for a in mine] == ["unban", "ban", "unmute", "mute", "rename", "warn"]
         assert mine[-1]["note"] == "mind your words" and "by" not in mine[-1]
         assert (await other.http.get("/api/me/actions")).json() == []
+        # Each decision is in the player's notification centre, once.
+        notes = (await rude.http.get("/api/notifications")).json()["notes"]
+        assert [n["kind"] for n in notes].count("moderator") == 6
         case = (await mod.http.get(f"/api/mod/players/{rude_id}")).json()
         assert [a["kind"] for a in case["actions"]][:2] == ["unban", "ban"]
         assert case["open_reports"] == 0  # the warning closed the report

@@ -192,6 +192,11 @@ async def test_a_knockout_by_invite_is_seeded_checked_in_and_played_out(settings
             view = await look(clients[0], tid)
             assert view["status"] == "running" and view["current_round"] == 0
             first = view["bracket"][0]
+            # Seeds 4 and 5 are told in the notification centre; the table opens on a tap.
+            for client in clients[3:5]:
+                notes = (await client.http.get("/api/notifications")).json()["notes"]
+                assert [n["kind"] for n in notes] == ["tournament"] and notes[0]["room"]
+            assert (await clients[0].http.get("/api/notifications")).json()["notes"] == []
             # 5 players in a bracket of 8: the three best seeds have byes.
             assert [(s["a"]["seed"], s["b"] and s["b"]["seed"], s["how"]) for s in first] == [
                 (1, None, "bye"),

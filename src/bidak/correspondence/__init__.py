@@ -11,6 +11,7 @@ epoch and does no I/O; ``docs/correspondence.md`` states the rules.
 from bidak.correspondence.clock import (
     DAY,
     DAYS_PER_MOVE,
+    REMIND_AT,
     VACATION_DAYS_PER_YEAR,
     Away,
     VacationError,
@@ -20,6 +21,7 @@ from bidak.correspondence.clock import (
     deadline,
     present_time,
     remaining_days,
+    reminder,
     used_days,
 )
 from bidak.correspondence.games import Game, waiting_first
@@ -27,6 +29,7 @@ from bidak.correspondence.games import Game, waiting_first
 __all__ = [
     "DAY",
     "DAYS_PER_MOVE",
+    "REMIND_AT",
     "VACATION_DAYS_PER_YEAR",
     "Away",
     "Game",
@@ -37,6 +40,7 @@ __all__ = [
     "deadline",
     "present_time",
     "remaining_days",
+    "reminder",
     "used_days",
     "waiting_first",
 ]

@@ -16,6 +16,8 @@ DAYS_PER_MOVE: Final = (1, 2, 3, 5, 7)
 """The allowances a room may choose."""
 VACATION_DAYS_PER_YEAR: Final = 15
 """The default bank of vacation days a player has each calendar year (a server setting)."""
+REMIND_AT: Final = 0.8
+"""A player is reminded once 80% of a decision's allowance has passed (as lichess does)."""
 
 
 class VacationError(ValueError):
@@ -47,6 +49,17 @@ def allowance(days: int) -> float:
     if days not in DAYS_PER_MOVE:
         raise ValueError(f"days per move is one of {DAYS_PER_MOVE}, not {days!r}")
     return days * DAY
+
+
+def reminder(deadline_at: float, seconds: float) -> float:
+    """When the player is reminded of a decision due at ``deadline_at`` with an allowance of
+    ``seconds``: once :data:`REMIND_AT` of it has passed, counted back from the deadline (a
+    vacation booked before the deadline moves both).
+
+    >>> reminder(10 * DAY, 5 * DAY) == 9 * DAY
+    True
+    """
+    return deadline_at - (1.0 - REMIND_AT) * seconds
 
 
 def _merged(aways: Iterable[Away]) -> list[Away]:

@@ -380,6 +380,19 @@ export interface Vacation {
   bank: number;
 }
 
+export interface Note {
+  id: number;
+  kind: "turn" | "time" | "over" | "moderator" | "tournament";
+  room: string | null;
+  at: number;
+  read: boolean;
+}
+
+export interface Notes {
+  unread: number;
+  notes: Note[];
+}
+
 export interface YourGames {
   now: number;
   waiting: number;

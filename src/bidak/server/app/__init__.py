@@ -33,6 +33,8 @@ from bidak.server.mail.outbox import LogTransport, Outbox, SmtpConfig, SmtpTrans
 from bidak.server.matches import routes as matches
 from bidak.server.matchmaking import routes as quick_match
 from bidak.server.matchmaking.service import QuickMatch
+from bidak.server.notifications import Notifications
+from bidak.server.notifications import routes as notifications
 from bidak.server.play import games_routes, ws
 from bidak.server.play import routes as rooms
 from bidak.server.play.dice import new_seed
@@ -150,6 +152,8 @@ def create_app(
         # Every rated match reviewed in the background, only while hints and reviews are idle.
         reviewer = Reviewer(db, fair, the_clock, (hints, reviews))
         training_service = Training(db, the_clock)
+        notes = Notifications(db, the_clock)
+        service.notify = fair.notify = notes.tell_quietly
         app.state.services = Services(
             settings,
             db,
@@ -170,6 +174,7 @@ def create_app(
             fair,
             reviewer,
             training_service,
+            notes,
             monitor,
             metrics,
         )
@@ -254,6 +259,7 @@ def create_app(
     app.include_router(training.router)
     app.include_router(identity.router)
     app.include_router(fairplay.router)
+    app.include_router(notifications.router)
     app.include_router(ws.router)
     app.include_router(metrics_router)
 

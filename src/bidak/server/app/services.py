@@ -16,6 +16,7 @@ from bidak.server.analysis.analyst import Analyst
 from bidak.server.fairplay.reviewer import Reviewer
 from bidak.server.fairplay.service import FairPlay
 from bidak.server.matchmaking.service import QuickMatch
+from bidak.server.notifications import Notifications
 from bidak.server.play.service import RoomService
 from bidak.server.play.storage import Store
 from bidak.server.shared.bus import Bus
@@ -55,6 +56,8 @@ class Services:
     reviewer: Reviewer
     """Reviews every rated match in the background (fair play's figures)."""
     training: Training
+    notifications: Notifications
+    """The notification centre's rows (issue 38)."""
     monitor: LoopMonitor | None = None
     """The event loop's lag and the collector's pauses (:mod:`bidak.server.shared.loop_monitor`)."""
     metrics: Metrics | None = None

@@ -7,10 +7,11 @@ Every change is one transaction of :mod:`.queries`; the time is the injected clo
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import partial
-from typing import Final
+from typing import Any, Final
 
 from bidak.fairplay import LEAVER_WAIT, WINDOW, MatchFigures, Signal, judge, leaves_often
 from bidak.server.fairplay import action_queries as actions
@@ -70,10 +71,17 @@ class Case:
         return max((r.at for r in self.open_reports), default=None)
 
 
+async def _nobody(key: str, player_id: str, kind: str, room: str | None) -> None:
+    """Without a notification centre: nothing."""
+
+
 class FairPlay:
     def __init__(self, db: Database, clock: Clock) -> None:
         self.db = db
         self.clock = clock
+        self.notify: Callable[[str, str, str, str | None], Coroutine[Any, Any, None]] = _nobody
+        """Tells the player of a moderator's decision (the app sets the notification centre's:
+        stored once per action, a failure only logged)."""
 
     def _at(self) -> datetime:
         return datetime.fromtimestamp(self.clock.now(), UTC)
@@ -169,6 +177,7 @@ class FairPlay:
             raise FairPlayError("unchanged", f"Nothing to change: {same}") from None
         who = "the operator" if moderator_id is None else f"moderator {moderator_id}"
         log.warning("%s: %s on %s (%s)", who, kind, player_id, note)
+        await self.notify(f"moderator:{action.id}", player_id, "moderator", None)
         return action
 
     async def actions_on(self, player_id: str) -> list[Action]:

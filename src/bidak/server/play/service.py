@@ -30,6 +30,7 @@ from bidak.server.play.actor import Actor, Live, live_from_row
 from bidak.server.play.bots import Bots
 from bidak.server.play.corr_queries import auto_rolls, set_auto_roll, take_vacation, unfinished
 from bidak.server.play.dice import new_seed
+from bidak.server.play.notices import Notify, notices
 from bidak.server.play.options import FriendOptions, PracticeOptions
 from bidak.server.play.queries import ChoosePairs, NewRoom, RoomStore, room_value
 from bidak.server.play.room import (
@@ -86,9 +87,22 @@ class RoomService:
         """Told each intent's outcome (``accepted`` or the refusal's code) and its seconds from
         arrival to stored and published (the metrics)."""
 
+    @property
+    def notify(self) -> Notify:
+        """Stores a notification (the app sets the notification centre's): a turn, a match
+        over, time almost up (the clocks'), a tournament match made."""
+        return self.timers.notify
+
+    @notify.setter
+    def notify(self, notify: Notify) -> None:
+        self.timers.notify = notify
+
     def _stored(self, live: Live) -> None:
         """After each state this process stored: arm what acts next; forget a finished match."""
         self.timers.schedule(live)
+        for notice in notices(live.room, live.match_id, live.state):
+            work = self.notify(notice.key, notice.player_id, notice.kind, notice.room)
+            self.tasks.spawn(work, f"notice {notice.key}")
         if live.finished:
             self.bots.forget(live.match_id)
             if live.room.kind is RoomKind.TOURNAMENT:

@@ -15,10 +15,12 @@ import contextlib
 import logging
 from dataclasses import replace
 
+from bidak.correspondence import reminder
 from bidak.match import MatchState, Phase, Player, Timeout, decider
 from bidak.server.play.actor import Actor, Live
 from bidak.server.play.bots import Bots
 from bidak.server.play.correspondence import due, forfeit_fallback, lease, store_deadline
+from bidak.server.play.notices import Notify, no_notice
 from bidak.server.play.queries import RoomStore
 from bidak.server.play.room import Room, RoomError, is_bot_seat
 from bidak.server.play.tasks import Tasks
@@ -53,6 +55,8 @@ class Timers:
         """The armed task of each match: a bot's turn or a clock."""
         self._sweeper: asyncio.Task[None] | None = None
         self._closing = False
+        self.notify: Notify = no_notice
+        """Stores a notification (time almost up); the rooms' service sets it."""
 
     def schedule(self, live: Live) -> None:
         """Arm what acts next without a person: a bot, auto-play, or the clock."""
@@ -108,8 +112,17 @@ class Timers:
                 at, live = when, replace(live, deadline=when)
                 if self.actor.known_state(live.match_id) is live.state:
                     self.actor.remember(live)
-            if self.actor.clock.now() >= at:
+            now = self.actor.clock.now()
+            if now >= at:
                 break
+            remind = reminder(at, float(live.room.move_seconds or 0))
+            if now < remind:
+                await self.tasks.sleep_until(remind)
+                continue  # asked again: a vacation booked meanwhile moves the deadline
+            if player_id is not None:
+                # Time almost up: once per decision, whichever process gets here (the key).
+                key = f"time:{live.match_id}:{live.state.version}"
+                await self.notify(key, player_id, "time", live.room.code)
             await self.tasks.sleep_until(at)
         if not await lease(db, live, self.actor.clock.now()):
             return  # another process applies it (or did: the match moved on)

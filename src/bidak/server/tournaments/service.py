@@ -321,6 +321,9 @@ class Tournaments:
                 )
             for player in (row.seat0_id, row.seat1_id):
                 await self._tell(player, tournament_paired(tournament_id, row.room_code))
+                # The notification centre's (stored once per match and player).
+                key = f"tournament:{row.room_code}:{player}"
+                await self.rooms.notify(key, player, "tournament", row.room_code)
 
         await asyncio.gather(*(make(row) for row in rows))
         return len(rows)

@@ -2,7 +2,7 @@
 // HTTP calls of docs/protocol.md (plus the hint and review endpoints).
 
 /**
- * @import { Access, AuditEntry, CheckIn, HintAnswer, HistoryItem, Leaderboard, LiveGame, Vacation, YourGames, MatchRating, Me, ModCase,
+ * @import { Access, AuditEntry, CheckIn, HintAnswer, HistoryItem, Leaderboard, LiveGame, Notes, Vacation, YourGames, MatchRating, Me, ModCase,
  *   ModCaseDetail, PlayerProfile, QuickOptions, QuickStatus, RematchAnswer, ReportReason, Review, RoomInfo, Shop,
  *   Wallet, MatchEvents, NextMatch, TournamentList, TournamentView, MyTournaments, TableTournament, Drill, DrillVerdict, TrainingSummary,
  *   TutorAdvice, PuzzleSummary, NextPuzzle, PuzzleVerdict } from "./types.js"
@@ -125,6 +125,11 @@ export const api = {
   vacation: () => /** @type {Promise<Vacation>} */ (call("GET", "/api/vacation")),
   takeVacation: (/** @type {number} */ days) =>
     /** @type {Promise<Vacation>} */ (call("POST", "/api/vacation", { days })),
+  // The notification centre (issue 38)
+  notifications: () => /** @type {Promise<Notes>} */ (call("GET", "/api/notifications")),
+  unreadNotes: () => /** @type {Promise<{ unread: number }>} */ (call("GET", "/api/notifications/unread")),
+  markRead: (/** @type {number[] | null} */ ids) =>
+    /** @type {Promise<{ unread: number }>} */ (call("POST", "/api/notifications/read", ids ? { ids } : {})),
   // Tournaments (issue 27)
   tournaments: () => /** @type {Promise<TournamentList>} */ (call("GET", "/api/tournaments")),
   tournament: (/** @type {string} */ id) => /** @type {Promise<TournamentView>} */ (call("GET", tour(id))),

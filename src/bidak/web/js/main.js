@@ -3,7 +3,7 @@
 // #/ lobby · #/room/CODE table · #/review/MATCH review · #/shop the coins shop ·
 // #/leaderboard · #/live · #/player/ID · #/t/ID a tournament · #/account account · #/mod,
 // #/mod/ID the moderators' queue and a case · #/drill the daily drill · #/puzzles puzzles ·
-// #/games your unfinished games; the page an e-mail link opens
+// #/games your unfinished games · #/notifications the notification centre; the page an e-mail link opens
 // (/auth/email?token=...) is emaillink.js's, outside the router.
 // The first view is drawn while the module runs, before any network answer: the lobby shows
 // its cards at once and fills in the account when /api/me answers. Every other request waits
@@ -11,13 +11,14 @@
 import { mountAccount } from "./account.js";
 import { api } from "./api.js";
 import { mountShop } from "./coins.js";
-import { button, clear, h, tx } from "./dom.js";
+import { clear, h, tx } from "./dom.js";
 import { mountDrill } from "./drill.js";
 import { mountEmailLink } from "./emaillink.js";
 import { mountGames, refreshBadge } from "./games.js";
 import { defaultLanguage, LANGUAGES, language, onLanguage, setLanguage, t } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
 import { mountModCase, mountModQueue } from "./mod.js";
+import { mountNotifications, refreshBell } from "./notifications.js";
 import { mountLeaderboard, mountLive, mountPlayer } from "./players.js";
 import { mountPuzzles } from "./puzzles.js";
 import { mountReview } from "./review.js";
@@ -77,7 +78,19 @@ function drawHeader() {
         tx("nav.games.short", null, "span", { class: "games-text" }),
         h("span", { class: "count-badge", id: "games-badge", hidden: true, "aria-live": "polite" }),
       ),
-      button("nav.rules", () => openRules(), { class: "btn ghost small", id: "header-rules" }),
+      h(
+        "a",
+        { class: "btn ghost small bell-link", href: "#/notifications", id: "header-bell" },
+        h("span", { class: "bell-icon", "aria-hidden": "true" }),
+        tx("nav.notifications", null, "span", { class: "sr-only" }),
+        h("span", { class: "count-badge", id: "bell-badge", hidden: true, "aria-live": "polite" }),
+      ),
+      h(
+        "button",
+        { type: "button", class: "btn ghost small rules-link", id: "header-rules", onclick: () => openRules() },
+        h("span", { class: "rules-icon", "aria-hidden": "true" }),
+        tx("nav.rules", null, "span", { class: "rules-text" }),
+      ),
       h("label", { class: "lang-pick" }, tx("lang.label", null, "span", { class: "sr-only" }), select),
     ),
   );
@@ -97,6 +110,7 @@ function route() {
   const drill = hash === "/drill";
   const puzzles = hash === "/puzzles";
   const games = hash === "/games";
+  const notes = hash === "/notifications";
   const community = /^\/(leaderboard|live)$/.exec(hash) || /^\/(player)\/([A-Za-z0-9_-]+)$/.exec(hash);
   /** @param {Me | null} x */
   const setMe = (x) => {
@@ -111,9 +125,11 @@ function route() {
         ? tournament
           ? "tournament"
           : "shop"
-        : drill || puzzles || games
-          ? games
-            ? "games"
+        : drill || puzzles || games || notes
+          ? games || notes
+            ? games
+              ? "games"
+              : "notifications"
             : "drill"
           : community
             ? community[1]
@@ -129,8 +145,8 @@ function route() {
     unmount = mountAccount(main, { navigate, me: () => me, setMe, session });
     return;
   }
-  if (!LINK_PAGE) session.then(refreshBadge);
-  if (!room && !review && !shop && !drill && !puzzles && !games && !community && !tournament && !mod) {
+  if (!LINK_PAGE) session.then(refreshBadge).then(refreshBell);
+  if (!room && !review && !shop && !drill && !puzzles && !games && !notes && !community && !tournament && !mod) {
     unmount = mountLobby(main, { navigate, me: () => me, setMe, session });
     return;
   }
@@ -143,6 +159,7 @@ function route() {
     else if (drill) unmount = mountDrill(main, { navigate });
     else if (puzzles) unmount = mountPuzzles(main, { navigate });
     else if (games) unmount = mountGames(main, { navigate });
+    else if (notes) unmount = mountNotifications(main, { navigate });
     else if (review) unmount = mountReview(main, review[1], { navigate });
     else if (mod) {
       const context = { navigate, me: () => me };

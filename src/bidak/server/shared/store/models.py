@@ -174,6 +174,20 @@ class VacationRow(Base):
     end: Mapped[float] = mapped_column(Float)
 
 
+class NotificationRow(Base):
+    """One notification of a player (issue 38), stored once under its unique ``key``."""
+
+    __tablename__ = "notifications"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(96), unique=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    room: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    at: Mapped[float] = mapped_column(Float)
+    read: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
 class EventRow(Base):
     """One event of a match; (match, version) is unique, which makes one writer win a race."""
 

@@ -1,0 +1,8 @@
+"""Notifications (issue 38): one centre per player (the header's bell, its unread count, the
+list, mark read) for their turn in a correspondence match, a match over, a moderator's
+decision, a tournament starting; each stored once under a unique key, so a retry or a second
+process stores nothing more."""
+
+from bidak.server.notifications.service import KINDS, Notifications
+
+__all__ = ["KINDS", "Notifications"]

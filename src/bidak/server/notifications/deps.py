@@ -1,0 +1,24 @@
+"""What the notifications' routes use of the running server: the shared machinery and the
+notifications."""
+
+from __future__ import annotations
+
+from typing import Annotated, Protocol
+
+from fastapi import Depends, Request
+
+from bidak.server.notifications.service import Notifications
+from bidak.server.shared.deps import SharedServices
+
+
+class NotifyServices(SharedServices, Protocol):
+    @property
+    def notifications(self) -> Notifications: ...
+
+
+async def notify_services(request: Request) -> NotifyServices:
+    services: NotifyServices = request.app.state.services
+    return services
+
+
+NotifyDep = Annotated[NotifyServices, Depends(notify_services)]

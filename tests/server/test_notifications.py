@@ -1,0 +1,101 @@
+"""The notification centre (issue 38): a correspondence match tells each player when it is their
+turn and when it is over, each news once; the bell's unread count; marking read, one's own only;
+a notification stored twice under its key is stored once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bidak.server.shared.clocks import ManualClock
+from tests.server.harness import Client, friend_room, running_server, server_settings
+from tests.server.scripted import Script
+
+pytestmark = pytest.mark.anyio
+
+HOUR = 3600.0
+
+
+async def _catch_up(*clients: Client) -> None:
+    version = max(c.version for c in clients)
+    for client in clients:
+        while client.version < version:
+            await client.receive()
+
+
+def _mine(table: dict[str, Any], seat: int) -> bool:
+    allowed = set(table["allowed"])
+    if allowed & {"take", "drop", "accept_resign", "reject_resign"}:
+        return True
+    return table["turn"] == seat and bool(allowed & {"roll", "play"})
+
+
+async def _notes(client: Client) -> dict[str, Any]:
+    answer = await client.http.get("/api/notifications")
+    assert answer.status_code == 200
+    body: dict[str, Any] = answer.json()
+    return body
+
+
+async def test_a_correspondence_match_tells_each_player_their_turns_and_its_end(
+    tmp_path: Path,
+) -> None:
+    clock = ManualClock()
+    async with running_server(server_settings(tmp_path), clock) as running:
+        async with Client(running) as alice, Client(running) as bob:
+            room, _ = await friend_room(alice, bob, length=1, days_per_move=2)
+            await alice.join(room["code"])
+            await bob.join(room["code"])
+            script, turns = Script(11), [0, 0]
+            while True:
+                await _catch_up(alice, bob)
+                table = alice.table or {}
+                if table["phase"] == "match_over":
+                    break
+                seat = next(s for c, s in ((alice, 0), (bob, 1)) if _mine(c.table or {}, s))
+                mover = (alice, bob)[seat]
+                await clock.advance(5 * HOUR)
+                action = script.choose(mover.table or {})
+                assert action is not None
+                if action["type"] in ("roll", "double", "take", "drop"):
+                    turns[seat] += 1
+                before = mover.version
+                await mover.act(action)
+                await mover.until(lambda m, b=before, c=mover: c.version > b)
+            await running.services.rooms.settle()
+
+            seen = [await _notes(alice), await _notes(bob)]
+            for seat, notes in enumerate(seen):
+                kinds = [n["kind"] for n in notes["notes"]]
+                assert kinds[0] == "over" and kinds.count("over") == 1
+                total = notes["unread"]  # all unread: one per turn of theirs, and the end
+                assert 1 <= total - 1 <= turns[seat] + 1 and len(kinds) == min(total, 50)
+                assert {n["room"] for n in notes["notes"]} == {room["code"]}
+                assert not any(n["read"] for n in notes["notes"])
+                unread = await (alice, bob)[seat].http.get("/api/notifications/unread")
+                assert unread.json() == {"unread": total}
+
+            # Bob cannot mark Alice's read; Alice marks one, then all.
+            first = seen[0]["notes"][0]["id"]
+            answer = await bob.http.post("/api/notifications/read", json={"ids": [first]})
+            assert answer.json() == {"unread": seen[1]["unread"]}
+            assert (await _notes(alice))["unread"] == seen[0]["unread"]
+            answer = await alice.http.post("/api/notifications/read", json={"ids": [first]})
+            assert answer.json() == {"unread": seen[0]["unread"] - 1}
+            answer = await alice.http.post("/api/notifications/read", json={})
+            assert answer.json() == {"unread": 0}
+            assert all(n["read"] for n in (await _notes(alice))["notes"])
+
+
+async def test_a_notification_is_stored_once_under_its_key(tmp_path: Path) -> None:
+    async with running_server(server_settings(tmp_path), ManualClock()) as running:
+        async with Client(running) as alice:
+            me = (await alice.http.get("/api/me")).json()["id"]
+            notes = running.services.notifications
+            assert await notes.tell("moderator:1", me, "moderator")
+            assert not await notes.tell("moderator:1", me, "moderator")
+            assert (await _notes(alice))["unread"] == 1
+            with pytest.raises(ValueError):
+                await notes.tell("x:1", me, "gossip")

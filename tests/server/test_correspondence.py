@@ -150,6 +150,9 @@ async def test_a_vacation_stops_the_clock_and_counts_against_the_bank(tmp_path: 
             taken = await sleeper.http.post("/api/vacation", json={"days": 3})
             assert taken.status_code == 200, taken.text
             assert taken.json()["days_left"] == 2
+            # Read at once, with no clock task run since: the answer came after the move.
+            games = (await sleeper.http.get("/api/games")).json()
+            assert games["games"][0]["deadline"] == pytest.approx(clock.now() + 3 * DAY + 12 * HOUR)
             refused = await sleeper.http.post("/api/vacation", json={"days": 2})
             assert refused.status_code == 409
             assert refused.json()["detail"]["code"] == "vacation_overlap"

@@ -164,7 +164,13 @@ def test_a_sweep_stopped_with_sigterm_leaves_no_process_behind(tmp_path: Path) -
     finally:
         if bench.poll() is None:
             bench.kill()
+    # A process that was told to stop may take a moment to go (multiprocessing's resource
+    # tracker leaves when it sees its parent gone): wait for it, within bounds.
+    gone_by = time.monotonic() + 15
     left = [pid for pid in seen if _alive(pid)]
+    while left and time.monotonic() < gone_by:
+        time.sleep(0.2)  # polling for the exits, not timing anything
+        left = [pid for pid in left if _alive(pid)]
     for pid in left:  # do not leave them to the rest of the suite either
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bidak.match import MatchState, Phase, Player, decider
-from bidak.server.play.room import Room, RoomKind, is_bot_seat
+from bidak.server.play.room import Room, RoomKind, is_bot_seat, player_at
 
 Notify = Callable[[str, str, str, str | None], Coroutine[Any, Any, None]]
 """Store a notification: its key, the player, its kind, the room a tap opens."""
@@ -30,9 +30,7 @@ class Notice:
 
 
 def _person(room: Room, seat: Player) -> str | None:
-    if is_bot_seat(room, seat):
-        return None
-    return room.seat0_id if seat is Player.ZERO else room.seat1_id
+    return None if is_bot_seat(room, seat) else player_at(room, seat)
 
 
 def notices(room: Room, match_id: str, state: MatchState) -> list[Notice]:

@@ -97,6 +97,11 @@ def seat_of(room: Room, player_id: str) -> Player | None:
     return None
 
 
+def player_at(room: Room, seat: Player) -> str | None:
+    """The id of the player in ``seat`` (None: an empty seat, or a bot's)."""
+    return room.seat0_id if seat is Player.ZERO else room.seat1_id
+
+
 def is_bot_seat(room: Room, player: Player) -> bool:
     """Whether a bot plays ``player``'s checkers in ``room`` (seat 1 of a practice room)."""
     return room.kind is RoomKind.PRACTICE and player is Player.ONE

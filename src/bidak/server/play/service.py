@@ -29,7 +29,6 @@ from bidak.match import Action, Phase, Player, RuleSet, decider, rules_from_json
 from bidak.server.play.actor import Actor, Live, live_from_row
 from bidak.server.play.bots import Bots
 from bidak.server.play.corr_queries import auto_rolls, set_auto_roll, take_vacation, unfinished
-from bidak.server.play.correspondence import due, store_deadline
 from bidak.server.play.dice import new_seed
 from bidak.server.play.notices import Notify, notices
 from bidak.server.play.options import FriendOptions, PracticeOptions
@@ -41,6 +40,7 @@ from bidak.server.play.room import (
     RoomKind,
     canonical_code,
     new_room_code,
+    player_at,
     seat_of,
 )
 from bidak.server.play.tasks import Tasks
@@ -365,23 +365,13 @@ class RoomService:
         for row in await self.store.db.read(partial(unfinished, player_id=player_id)):
             if row.days_per_move is not None:
                 live = await self.actor.load(row.match_id, fresh=True)
-                # The stored deadline moves before the answer, so 'Your games' read right after
-                # shows the stopped clock (the clock's task moved it a moment later: a race).
-                decider = self._decider(live)
-                when = await due(self.store.db, live, decider)
-                if decider == player_id and when is not None and when != live.deadline:
-                    await store_deadline(self.store.db, live, when)
-                    live = await self.actor.load(row.match_id, fresh=True)
+                seat = decider(live.state)
+                if seat is not None and player_at(live.room, seat) == player_id:
+                    # Moved before the answer, so 'Your games' read right after shows the
+                    # stopped clock (left to the clock's task, it moved a moment later).
+                    live = await self.timers.with_vacations(live, player_id) or live
                 self.timers.schedule(live)
         return await self.vacation(player_id)
-
-    @staticmethod
-    def _decider(live: Live) -> str | None:
-        """The player whose decision the match waits on (None: nobody)."""
-        seat = decider(live.state)
-        if seat is None:
-            return None
-        return live.room.seat0_id if seat is Player.ZERO else live.room.seat1_id
 
     # -- acting and reading ----------------------------------------------------------------------
 

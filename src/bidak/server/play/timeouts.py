@@ -22,7 +22,7 @@ from bidak.server.play.bots import Bots
 from bidak.server.play.correspondence import due, forfeit_fallback, lease, store_deadline
 from bidak.server.play.notices import Notify, no_notice
 from bidak.server.play.queries import RoomStore
-from bidak.server.play.room import Room, RoomError, is_bot_seat
+from bidak.server.play.room import Room, RoomError, is_bot_seat, player_at
 from bidak.server.play.tasks import Tasks
 from bidak.server.shared.settings import Settings
 from bidak.server.shared.store.db import StorageError
@@ -72,7 +72,7 @@ class Timers:
             work, label = self.bots.turn(live, who), f"bot turn in {live.match_id}"
         elif live.deadline is not None and live.deadline_version == live.state.version:
             if live.room.correspondence:
-                work = self._expire_correspondence(live, who, live.deadline)
+                work = self._expire_correspondence(live, who)
             else:
                 work = self._expire(live, who, live.deadline)
             label = f"clock of {live.match_id}"
@@ -96,22 +96,17 @@ class Timers:
         except RoomError as refused:  # pragma: no cover - the fallback is a legal action
             log.error("timeout refused in %s: %s", live.match_id, refused)
 
-    async def _expire_correspondence(self, live: Live, player: Player, at: float) -> None:
+    async def _expire_correspondence(self, live: Live, player: Player) -> None:
         """A correspondence clock: its deadline with the player's vacations, asked again each
         time it wakes (a vacation booked meanwhile moves it), then the timeout, which loses the
         match (docs/correspondence.md)."""
-        player_id = live.room.seat0_id if player is Player.ZERO else live.room.seat1_id
+        player_id = player_at(live.room, player)
         db = self.store.db
         while True:
-            when = await due(db, live, player_id)
-            if when is None:
-                return
-            if abs(when - at) > 1e-6:
-                if not await store_deadline(db, live, when):
-                    return  # the match moved on: its new state armed its own clock
-                at, live = when, replace(live, deadline=when)
-                if self.actor.known_state(live.match_id) is live.state:
-                    self.actor.remember(live)
+            moved = await self.with_vacations(live, player_id)
+            if moved is None or moved.deadline is None:
+                return  # the match moved on: its new state armed its own clock
+            live, at = moved, moved.deadline
             now = self.actor.clock.now()
             if now >= at:
                 break
@@ -135,6 +130,20 @@ class Timers:
             )
         except RoomError as refused:  # pragma: no cover - the fallback is a legal action
             log.error("timeout refused in %s: %s", live.match_id, refused)
+
+    async def with_vacations(self, live: Live, player_id: str | None) -> Live | None:
+        """``live`` with its stored deadline moved to when its correspondence decision really
+        runs out (``player_id`` deciding, their vacations counted); None when the match moved
+        on meanwhile. The clock asks each time it wakes; booking a vacation asks at once."""
+        when = await due(self.store.db, live, player_id)
+        if when is None or live.deadline is None or abs(when - live.deadline) <= 1e-6:
+            return live
+        if not await store_deadline(self.store.db, live, when):
+            return None
+        live = replace(live, deadline=when)
+        if self.actor.known_state(live.match_id) is live.state:
+            self.actor.remember(live)
+        return live
 
     def start_sweeping(self) -> None:
         self._sweeper = self.tasks.spawn(self._sweep_forever(), "sweeper")

@@ -108,16 +108,14 @@ async def read_room(code: str, request: Request, player: PlayerDep, services: Pl
 
 
 async def _may_look_up(request: Request, services: PlayServices) -> None:
-    address = request.client.host if request.client else ""
-    now = services.clock.now()
-    too_soon(await lookups.may_look_up(services.limits, address, now), "unknown room codes")
+    await lookups.admit(request, services, "unknown room codes")
 
 
 async def _missed(request: Request, services: PlayServices, error: RoomError) -> HTTPException:
-    """The refusal of a lookup; an unknown code counts against the address (play/lookups.py)."""
+    """The refusal of a lookup; an unknown code counts against the address
+    (:mod:`bidak.server.shared.lookups`)."""
     if error.code == "not_found":
-        address = request.client.host if request.client else ""
-        await lookups.missed(services.limits, address, services.clock.now())
+        await lookups.count_miss(request, services)
     return _refused(error)
 
 

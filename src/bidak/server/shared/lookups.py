@@ -11,6 +11,9 @@ learns nothing from the refusals (the arithmetic is in ``docs/security.md``).
 
 from __future__ import annotations
 
+from fastapi import Request
+
+from bidak.server.shared.deps import SharedServices, too_soon
 from bidak.server.shared.limiter import Limits
 
 
@@ -26,3 +29,19 @@ async def may_look_up(limits: Limits, address: str, now: float) -> float:
 async def missed(limits: Limits, address: str, now: float) -> None:
     """``address`` asked for a code that names no room: it counts against its allowance."""
     await limits.wait(limits.room_misses, address, now)
+
+
+async def admit(request: Request, services: SharedServices, what: str) -> None:
+    """Refuse the request with 429 when its address has spent its allowance of unknown codes
+    (``what`` names them in the answer)."""
+    now = services.clock.now()
+    too_soon(await may_look_up(services.limits, _address(request), now), what)
+
+
+async def count_miss(request: Request, services: SharedServices) -> None:
+    """The request asked for a code or id that names nothing: it counts against its address."""
+    await missed(services.limits, _address(request), services.clock.now())
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else ""

@@ -85,9 +85,7 @@ async def create(body: KnockoutIn, player: PlayerDep, services: TournamentDep) -
 
 
 async def _may_look_up(request: Request, services: TournamentServices) -> None:
-    address = request.client.host if request.client else ""
-    now = services.clock.now()
-    too_soon(await lookups.may_look_up(services.limits, address, now), "unknown tournaments")
+    await lookups.admit(request, services, "unknown tournaments")
 
 
 async def _missed(
@@ -96,8 +94,7 @@ async def _missed(
     """The refusal of a request; an unknown id counts against the address, as an unknown room
     code does (:mod:`bidak.server.shared.lookups`)."""
     if error.code == "not_found":
-        address = request.client.host if request.client else ""
-        await lookups.missed(services.limits, address, services.clock.now())
+        await lookups.count_miss(request, services)
     return _refused(error)
 
 

@@ -120,6 +120,3 @@ class Pictures:
         while len(self._cache) > self._entries:
             self._cache.popitem(last=False)
         return picture
-
-    def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)

@@ -26,40 +26,22 @@ from bidak.server.accounts.player_queries import (
 )
 from bidak.server.mail import Purpose
 from bidak.server.shared.store.models import (
-    ActionRow,
-    CardRow,
-    DrillRow,
     EmailLinkRow,
-    FiguresRow,
     LedgerRow,
-    MatchRow,
-    OwnedRow,
     PlayerRow,
-    PuzzleAnswerRow,
-    PuzzleRow,
     QueueRow,
     RatedMatchRow,
-    ReviewedRow,
     RoomRow,
 )
 from bidak.server.shared.store.rows import token_hash
 from bidak.server.wallet import owned
 
 _PLAYERS = cast(Table, PlayerRow.__table__)
-_ACTIONS = cast(Table, ActionRow.__table__)
 _LINKS = cast(Table, EmailLinkRow.__table__)
 _ROOMS = cast(Table, RoomRow.__table__)
-_MATCHES = cast(Table, MatchRow.__table__)
-_OWNED = cast(Table, OwnedRow.__table__)
 _QUEUE = cast(Table, QueueRow.__table__)
 _LEDGER = cast(Table, LedgerRow.__table__)
 _RATED = cast(Table, RatedMatchRow.__table__)
-_CARDS = cast(Table, CardRow.__table__)
-_DRILLS = cast(Table, DrillRow.__table__)
-_PUZZLES = cast(Table, PuzzleRow.__table__)
-_ANSWERS = cast(Table, PuzzleAnswerRow.__table__)
-_REVIEWED = cast(Table, ReviewedRow.__table__)
-_FIGURES = cast(Table, FiguresRow.__table__)
 
 DELETED_NAME = "deleted player"
 

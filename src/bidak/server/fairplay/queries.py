@@ -17,21 +17,17 @@ from sqlalchemy.engine import Connection
 
 from bidak.fairplay import WINDOW, MatchFigures
 from bidak.server.shared.store.models import (
-    ActionRow,
     EventRow,
     FiguresRow,
     MatchRow,
     PlayerRow,
     RatedMatchRow,
-    RefundRow,
     ReportRow,
     RoomRow,
 )
 
 _PLAYERS = cast(Table, PlayerRow.__table__)
 _REPORTS = cast(Table, ReportRow.__table__)
-_ACTIONS = cast(Table, ActionRow.__table__)
-_REFUNDS = cast(Table, RefundRow.__table__)
 _FIGURES = cast(Table, FiguresRow.__table__)
 _RATED = cast(Table, RatedMatchRow.__table__)
 _MATCHES = cast(Table, MatchRow.__table__)

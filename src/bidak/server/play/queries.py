@@ -272,7 +272,6 @@ class RoomStore:
 
 
 _ROOMS = cast(Table, RoomRow.__table__)
-_MATCHES = cast(Table, MatchRow.__table__)
 _EVENTS = cast(Table, EventRow.__table__)
 _SET_MATCH = (
     update(_ROOMS)

@@ -4,24 +4,14 @@ table's header, its match-over dialog)."""
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Table, func, or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.engine import Connection
 
-from bidak.server.shared.store.models import (
-    EntrantRow,
-    RoomRow,
-    TournamentMatchRow,
-    TournamentRow,
-)
+from bidak.server.tournaments.step_queries import ACTIVE, ROOMS, E, M, T
 
-_T = cast(Table, TournamentRow.__table__)
-_E = cast(Table, EntrantRow.__table__)
-_M = cast(Table, TournamentMatchRow.__table__)
-_ROOMS = cast(Table, RoomRow.__table__)
-
-ACTIVE = ("open", "running")
+_T, _E, _M, _ROOMS = T, E, M, ROOMS
 
 
 def _seated(player_id: str) -> Any:

@@ -5,10 +5,11 @@ and memory and a repeat costs nothing (issue 37).
 A PNG is about 0.2 s of one core and tens of megabytes while it is drawn (Pillow draws at
 :data:`~bidak.server.training.share.SUPERSAMPLE` times the size, then shrinks). Drawn on
 asyncio's default executor, a burst of 150 spread over as many threads as the machine allows,
-each with an allocator arena of its own that the process then kept: 190 MB became 441 MB and
-stayed. Here at most :data:`RENDERERS` pictures are drawn at once, always on the same threads,
-and the pictures themselves are kept in an LRU of at most :data:`CACHE_ENTRIES`, by a key of the
-picture's kind, the position and the three looks (the board, the asker's checkers, the other's).
+each with an allocator arena of its own that the process then kept (issue 37's probe: 190 MB
+became 441 MB and stayed). Here at most :data:`RENDERERS` pictures are drawn at once, always on
+the same threads, and the pictures themselves are kept in an LRU of at most
+:data:`CACHE_ENTRIES`, by a key of the picture's kind, the position and the three looks (the
+board, the asker's checkers, the other's).
 """
 
 from __future__ import annotations

@@ -122,7 +122,10 @@ def test_settings_are_kept_with_the_account_and_honoured_at_the_table(
     assert style["dash"] != "none" and style["fill"] == "rgb(28, 28, 36)", style
     assert style["pulse"] == "none", "reduce motion stops the glow's pulse"
     # Switched off again, the glow pulses (the system asks for no reduced motion here).
-    page.uncheck("#access-motion")
+    # Wait for the server to keep it: a reload before its answer reads the old setting.
+    with page.expect_response(lambda r: r.url.endswith("/api/me/access")) as answer:
+        page.uncheck("#access-motion")
+    assert answer.value.ok
     other.reload()
     other.wait_for_selector(f"{BOARD}[data-movable]:not([data-movable=''])")
     other.wait_for_function("() => !document.documentElement.classList.contains('a11y-motion')")

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Literal
+
+from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, ConfigDict, Field
 
 from bidak.server.accounts import PlayerDep
 from bidak.server.notifications.deps import NotifyDep
+from bidak.server.notifications.service import CHANNELS, KINDS
 
 router = APIRouter(tags=["notifications"])
 
@@ -57,3 +60,47 @@ async def mark_read(body: ReadIn, player: PlayerDep, services: NotifyDep) -> Unr
     """Mark your notifications ``ids`` read (all of yours without ``ids``)."""
     await services.notifications.mark_read(player.id, body.ids)
     return UnreadOut(unread=await services.notifications.unread(player.id))
+
+
+class SettingsOut(BaseModel):
+    push: dict[str, bool] = Field(description="per kind: a Web Push to your browsers")
+    email: dict[str, bool] = Field(
+        description="turn (the daily digest of games waiting on you) and time (almost up): "
+        "an e-mail to your linked address"
+    )
+    email_linked: bool = Field(description="false: e-mail goes nowhere until you link one")
+
+
+class ChoiceIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    channel: Literal["push", "email"]
+    kind: str = Field(max_length=16, description="one of the kinds the channel carries")
+    on: bool
+
+
+async def _settings(player_id: str, linked: bool, services: NotifyDep) -> SettingsOut:
+    chosen = await services.notifications.settings(player_id)
+    return SettingsOut(push=chosen["push"], email=chosen["email"], email_linked=linked)
+
+
+@router.get("/api/notifications/settings", response_model=SettingsOut)
+async def settings(player: PlayerDep, services: NotifyDep) -> SettingsOut:
+    """Where each kind of notification goes besides the page (which always shows it)."""
+    return await _settings(player.id, bool(player.email), services)
+
+
+@router.put("/api/notifications/settings", response_model=SettingsOut)
+async def choose(body: ChoiceIn, player: PlayerDep, services: NotifyDep) -> SettingsOut:
+    """Switch one kind on one channel on or off. E-mail needs a linked address (409
+    ``no_address``); a kind the channel does not carry is 422 ``unknown_kind``."""
+    if body.kind not in CHANNELS[body.channel]:
+        known = ", ".join(CHANNELS[body.channel] if body.kind in KINDS else KINDS)
+        raise HTTPException(
+            422,
+            {"code": "unknown_kind", "message": f"{body.channel} carries only: {known}"},
+        )
+    if body.channel == "email" and body.on and not player.email:
+        raise HTTPException(409, {"code": "no_address", "message": "link an e-mail address first"})
+    await services.notifications.choose(player.id, body.kind, body.channel, body.on)
+    return await _settings(player.id, bool(player.email), services)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from functools import partial
 
-from bidak.server.notifications import queries
+from bidak.server.notifications import choice_queries, queries
 from bidak.server.notifications.queries import Note
 from bidak.server.shared.clocks import Clock
 from bidak.server.shared.store.db import Database, KeyTaken
@@ -18,6 +18,19 @@ KINDS = ("turn", "time", "over", "moderator", "tournament")
 of the allowance passed), a match over, a
 moderator's decision on you, a tournament of yours starting (the client's catalogs, keys
 ``notify.<kind>``)."""
+
+
+CHANNELS: dict[str, tuple[str, ...]] = {
+    "push": KINDS,
+    "email": ("turn", "time"),
+}
+"""Where a notification may also go besides the page (which always shows it), and for which
+kinds: a Web Push to the player's browsers for every kind; an e-mail for the games waiting on
+them (``turn``: the daily digest) and for time almost up (``time``), to a linked address."""
+
+DEFAULTS = {"push": True, "email": False}
+"""A channel's setting until the player changes it: a push goes to every browser the player
+allowed it in; e-mail only once they opt in."""
 
 
 class Notifications:
@@ -55,3 +68,29 @@ class Notifications:
 
     async def mark_read(self, player_id: str, ids: list[int] | None) -> None:
         await self.db.write(partial(queries.mark_read, player_id=player_id, ids=ids))
+
+    async def settings(self, player_id: str) -> dict[str, dict[str, bool]]:
+        """The player's settings: for each channel, each kind it offers, on or off."""
+        chosen = await self.db.read(partial(choice_queries.chosen, player_id=player_id))
+        return {
+            channel: {kind: chosen.get((kind, channel), DEFAULTS[channel]) for kind in kinds}
+            for channel, kinds in CHANNELS.items()
+        }
+
+    async def wants(self, player_id: str, kind: str, channel: str) -> bool:
+        """Whether ``kind`` goes to the player by ``channel``."""
+        if kind not in CHANNELS.get(channel, ()):
+            return False
+        return (await self.settings(player_id))[channel][kind]
+
+    async def choose(self, player_id: str, kind: str, channel: str, wanted: bool) -> None:
+        """Keep a choice (ValueError: a channel that does not offer ``kind``)."""
+        if kind not in CHANNELS.get(channel, ()):
+            raise ValueError(f"{channel!r} does not carry {kind!r}")
+        work = partial(
+            choice_queries.choose, player_id=player_id, kind=kind, channel=channel, wanted=wanted
+        )
+        try:
+            await self.db.write_keyed(work)
+        except KeyTaken:  # another request stored the first choice a moment before: overwrite
+            await self.db.write(work)

@@ -3,6 +3,6 @@ list, mark read) for their turn in a correspondence match, a match over, a moder
 decision, a tournament starting; each stored once under a unique key, so a retry or a second
 process stores nothing more."""
 
-from bidak.server.notifications.service import KINDS, Notifications
+from bidak.server.notifications.service import KINDS, Channel, Notifications, Told
 
-__all__ = ["KINDS", "Notifications"]
+__all__ = ["KINDS", "Channel", "Notifications", "Told"]

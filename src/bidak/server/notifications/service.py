@@ -4,6 +4,8 @@ unread count, mark read."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from functools import partial
 
 from bidak.server.notifications import choice_queries, queries
@@ -33,22 +35,47 @@ DEFAULTS = {"push": True, "email": False}
 allowed it in; e-mail only once they opt in."""
 
 
+@dataclass(frozen=True, slots=True)
+class Told:
+    """A notification just stored, as the channels beyond the page receive it."""
+
+    key: str
+    player_id: str
+    kind: str
+    room: str | None
+    at: float
+
+
+Channel = Callable[[Told], Awaitable[None]]
+"""A way beyond the page (Web Push, e-mail): called once for each notification stored, by
+the process that stored it; it decides itself whether the player wants it."""
+
+
 class Notifications:
     def __init__(self, db: Database, clock: Clock) -> None:
         self.db, self.clock = db, clock
+        self.channels: list[Channel] = []
+
+    def add_channel(self, channel: Channel) -> None:
+        """Hand every notification stored from now on to ``channel`` as well."""
+        self.channels.append(channel)
 
     async def tell(self, key: str, player_id: str, kind: str, room: str | None = None) -> bool:
         """Store a notification for ``player_id`` under ``key`` unless one is stored under it
         already (a retry or another process: nothing more). True: this call stored it."""
         if kind not in KINDS:
             raise ValueError(f"unknown notification kind {kind!r}")
-        work = partial(
-            queries.add, key=key, player_id=player_id, kind=kind, room=room, at=self.clock.now()
-        )
+        told = Told(key, player_id, kind, room, self.clock.now())
+        work = partial(queries.add, key=key, player_id=player_id, kind=kind, room=room, at=told.at)
         try:
             await self.db.write_keyed(work)
         except KeyTaken:
             return False
+        for channel in self.channels:
+            try:
+                await channel(told)
+            except Exception as failed:  # a channel's trouble never undoes the notification
+                log.warning("notification %s not handed to %r: %r", key, channel, failed)
         return True
 
     async def tell_quietly(

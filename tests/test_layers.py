@@ -113,3 +113,15 @@ def test_the_check_sees_a_third_party_or_upper_import() -> None:
     found = [module for _, module in imported(source, ("bidak", "rules"))]
     assert found == ["rich", "bidak.engine", "bidak.rules", "bidak.server"]
     assert [allowed_in_core(module) for module in found] == [False, False, True, False]
+
+
+def test_gnubg_is_imported_by_its_worker_process_only() -> None:
+    """GNU Backgammon is GPL and its bindings can crash: only the bench's worker, run as a
+    process of its own, imports it; no Bidak module imports the worker."""
+    importers = sorted(
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        for _, module in imported(path.read_text(encoding="utf-8"), package_of(path))
+        if module.split(".")[0] == "gnubg" or module == "bidak.bench.gnubg_worker"
+    )
+    assert importers == ["bench/gnubg_worker.py"]

@@ -59,10 +59,26 @@ def bots(
     length: Annotated[int, typer.Option(help="duel games are the first of such a match")] = 25,
     levels: Annotated[str, typer.Option(help="comma-separated levels")] = "beginner,normal,expert",
     judge: Annotated[
-        str, typer.Option(help="engine level judging the timed decisions for PR (none: skip)")
+        str,
+        typer.Option(
+            help="engine level judging the timed decisions for PR (none: skip); "
+            "against gnubg: gnubg's ply judging the plays the two disagree on (e.g. 3)"
+        ),
     ] = "3ply",
+    against: Annotated[
+        str | None, typer.Option(help="gnubg: duel --levels (one level) against GNU Backgammon")
+    ] = None,
+    ply: Annotated[int, typer.Option(min=0, max=4, help="gnubg's ply (2: World Class)")] = 2,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="results file of the gnubg duel (resumed if it exists)"),
+    ] = None,
 ) -> None:
-    """Decision time and PR per bot level, and duels between the levels (points per game)."""
+    """Decision time and PR per bot level, and duels between the levels (points per game);
+    with --against gnubg, a duplicate-dice duel of one level against GNU Backgammon."""
+    if against is not None:
+        _against_gnubg(against, level=levels, ply=ply, pairs=pairs, seed=seed, judge=judge, out=out)
+        return
     from bidak.bench.bots import run
     from bidak.engine.hints import check_ply
     from bidak.engine.levels import Level
@@ -80,6 +96,60 @@ def bots(
         progress=lambda text: console.print(f"[dim]{text}[/dim]"),
     ):
         console.print(table)
+
+
+def _against_gnubg(
+    against: str, *, level: str, ply: int, pairs: int, seed: int, judge: str, out: Path | None
+) -> None:
+    from bidak.bench.gnubg_duel import (
+        MISSING,
+        PHASES,
+        Settings,
+        Summary,
+        gnubg_available,
+        run_duel,
+    )
+    from bidak.engine.levels import Level
+
+    if against != "gnubg":
+        raise typer.BadParameter("the only engine to duel against is gnubg", param_hint="--against")
+    if "," in level:
+        raise typer.BadParameter("name one level against gnubg", param_hint="--levels")
+    if not gnubg_available():
+        console.print(f"[red]{MISSING}[/red]")
+        raise typer.Exit(2)
+    judge_ply = 3 if judge in ("3ply", "") else int(judge.removesuffix("ply"))
+    settings = Settings(Level.parse(level).value, ply, seed, judge_ply)
+    path = out or Path(f"gnubg-duel-{settings.level}-{ply}ply-{seed}.jsonl")
+
+    def line(summary: Summary) -> None:
+        console.print(
+            f"[dim]{summary.pairs}/{pairs} pairs: {summary.mean:+.3f} ppg "
+            f"({summary.low:+.3f} .. {summary.high:+.3f})[/dim]"
+        )
+
+    console.print(f"[dim]results in {path} (resumed if it has pairs of these settings)[/dim]")
+    summary = run_duel(settings, pairs, path, progress=line)
+    table = Table(
+        "phase",
+        "decisions",
+        "disagreed",
+        f"Bidak lost (gnubg {judge_ply}-ply)",
+        "gnubg lost",
+        title=f"{settings.level} vs gnubg {ply}-ply, cubeless money, {summary.pairs} "
+        f"duplicate pairs: {summary.mean:+.3f} points a game, 95% CI "
+        f"{summary.low:+.3f} .. {summary.high:+.3f}",
+    )
+    ledger = summary.ledger
+    for phase in PHASES:
+        table.add_row(
+            phase,
+            str(ledger.decisions[phase]),
+            str(ledger.disagreed[phase]),
+            f"{ledger.bidak_lost[phase] / max(1, 2 * summary.pairs):.4f} a game",
+            f"{ledger.gnubg_lost[phase] / max(1, 2 * summary.pairs):.4f} a game",
+        )
+    console.print(table)
 
 
 @app.command("arena")

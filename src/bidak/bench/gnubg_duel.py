@@ -1,0 +1,385 @@
+"""``bidak bench bots --against gnubg``: a Bidak level against GNU Backgammon, duplicate dice.
+
+Cubeless money games (the first game of a 25-point match with the cube off, so a single game
+scores 1, a gammon 2, a backgammon 3): pair ``i`` plays game ``i`` twice with the same dice
+(``SeededDice(f"{seed}:{i}")``), the seats swapped, and scores the Bidak side's mean points of
+the two. The mean over the pairs, with a 95% confidence interval, is the points per game.
+
+GNU Backgammon plays through :mod:`bidak.bench.gnubg_worker`, a process of its own spoken to over
+pipes (gnubg is GPL, and its bindings can crash or hang: a worker that does not answer within
+its deadline is killed and restarted, and the pair is played again).
+
+Where the equity went: at every checker play both engines are asked; where they disagree both
+results are judged by gnubg at a deeper ply (``judge_ply``, 3 by default) and the difference is
+charged to the side that chose the worse one, by game phase (contact, race, bear-off). The
+judge is a third opinion, not the truth: it says where the two differ and by how much in its
+eyes.
+
+Progress goes to a JSON-lines results file, one line a pair, so a run stopped anywhere resumes
+where it was (:func:`run_duel` reads the pairs already there and plays the rest); the first
+line records the settings, and a file made with other settings is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import selectors
+import statistics
+import subprocess
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bidak.engine.bots import Bot, make_bot
+from bidak.engine.duel import play, points_for
+from bidak.engine.levels import Level
+from bidak.match import (
+    Action,
+    MatchState,
+    Move,
+    Phase,
+    Player,
+    RejectResign,
+    Roll,
+    RuleSet,
+    SeededDice,
+    current_plays,
+)
+from bidak.rules import Play, Position, Side, find_play, outcome
+
+PHASES = ("contact", "race", "bear-off")
+
+MISSING = (
+    "GNU Backgammon's Python package is not installed: pip install -e '.[bench]' "
+    "(or pip install gnubg) and run again"
+)
+
+
+class GnubgMissing(RuntimeError):
+    """The ``gnubg`` package cannot be imported by the worker."""
+
+
+class GnubgFailed(RuntimeError):
+    """The worker crashed, hung past its deadline, or answered with an error."""
+
+
+def gnubg_available(python: str = sys.executable) -> bool:
+    """Whether ``python`` can import gnubg (asked in a process of its own, as the bench would)."""
+    probe = subprocess.run(
+        [python, "-c", "import gnubg"], capture_output=True, timeout=60, check=False
+    )
+    return probe.returncode == 0
+
+
+class GnubgProcess:
+    """One :mod:`bidak.bench.gnubg_worker` process; a question and its answer per call."""
+
+    def __init__(self, deadline: float = 60.0, python: str = sys.executable) -> None:
+        self.deadline, self.python = deadline, python
+        self._process: subprocess.Popen[str] | None = None
+
+    def _start(self) -> subprocess.Popen[str]:
+        if self._process is None or self._process.poll() is not None:
+            self._process = subprocess.Popen(
+                [self.python, "-m", "bidak.bench.gnubg_worker"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                bufsize=1,
+            )
+        return self._process
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        process = self._start()
+        assert process.stdin is not None and process.stdout is not None
+        try:
+            process.stdin.write(json.dumps(request) + "\n")
+            process.stdin.flush()
+        except BrokenPipeError:
+            self.close()
+            raise GnubgFailed("the gnubg worker is gone") from None
+        with selectors.DefaultSelector() as waiting:
+            waiting.register(process.stdout, selectors.EVENT_READ)
+            ready = waiting.select(self.deadline)
+        line = process.stdout.readline() if ready else ""
+        if not line:
+            code = process.poll()
+            self.close()
+            if code is not None and not ready:
+                raise GnubgFailed(f"the gnubg worker stopped (exit {code})")
+            raise GnubgFailed(f"the gnubg worker did not answer in {self.deadline:.0f} s")
+        reply: dict[str, Any] = json.loads(line)
+        if "error" in reply:
+            if "No module named 'gnubg'" in str(reply["error"]):
+                raise GnubgMissing(MISSING)
+            raise GnubgFailed(str(reply["error"]))
+        return reply
+
+    def close(self) -> None:
+        if self._process is not None:
+            self._process.kill()
+            self._process.wait()
+            self._process = None
+
+
+def phase_of(position: Position) -> str:
+    """contact, race, or bear-off (a race with all the mover's checkers home or off)."""
+    if not position.is_race():
+        return "contact"
+    home = all(position.count(point) <= 0 for point in range(7, 25)) and position.bar.mover == 0
+    return "bear-off" if home else "race"
+
+
+class GnubgBot:
+    """A seat played by GNU Backgammon at ``ply`` (cubeless money: no cube, no resignations)."""
+
+    def __init__(self, gnubg: GnubgProcess, ply: int) -> None:
+        self.gnubg, self.ply = gnubg, ply
+
+    def choose(self, state: MatchState) -> Play:
+        plays = current_plays(state)
+        if len(plays) == 1:
+            return plays[0]
+        assert state.dice is not None
+        reply = self.gnubg.ask(
+            {"op": "move", "id": state.position.position_id, "dice": state.dice, "ply": self.ply}
+        )
+        return self._completed(state, reply["flat"], plays)
+
+    def _completed(self, state: MatchState, flat: Sequence[int], plays: Sequence[Play]) -> Play:
+        """The legal play gnubg's answer names. Its Python bindings end the move at the first
+        checker borne off (an end of 0 ends the list), so an answer with an odd count lost
+        that step and any after it: then the play is the legal one gnubg's own evaluation at
+        the same ply ranks first (in a bear-off gnubg reads its databases at any ply, so this
+        is the play it would make)."""
+        assert state.dice is not None
+        if len(flat) % 2 == 0:
+            named = [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
+            return find_play(state.position, state.dice, named, plays)
+        return max(plays, key=lambda play: _equity(self.gnubg, play, self.ply))
+
+    def decide(self, state: MatchState, player: Player) -> Action:
+        if state.phase is Phase.MOVE:
+            return Move.of(player, self.choose(state))
+        if state.phase is Phase.RESIGN_OFFERED:
+            return RejectResign(player)
+        return Roll(player)
+
+
+def _equity(gnubg: GnubgProcess, play: Play, ply: int) -> float:
+    """gnubg's cubeless money equity of ``play`` for the player who made it."""
+    done = outcome(play.result)
+    if done is not None:
+        return float(done.kind) if done.winner is Side.MOVER else -float(done.kind)
+    reply = gnubg.ask({"op": "equity", "id": play.result.flipped().position_id, "ply": ply})
+    return -float(reply["equity"])
+
+
+@dataclass(slots=True)
+class Ledger:
+    """Where the equity went in a stretch of games, in the judge's eyes."""
+
+    decisions: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PHASES, 0))
+    disagreed: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PHASES, 0))
+    bidak_lost: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PHASES, 0.0))
+    gnubg_lost: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PHASES, 0.0))
+
+    def add(self, other: Ledger) -> None:
+        for phase in PHASES:
+            self.decisions[phase] += other.decisions[phase]
+            self.disagreed[phase] += other.disagreed[phase]
+            self.bidak_lost[phase] += other.bidak_lost[phase]
+            self.gnubg_lost[phase] += other.gnubg_lost[phase]
+
+
+class Judge:
+    """Both engines' plays at every checker decision; the judge's equity for the two when
+    they differ (cubeless money, the mover's view)."""
+
+    def __init__(self, gnubg: GnubgProcess, rival: GnubgBot, ply: int) -> None:
+        self.gnubg, self.rival, self.ply = gnubg, rival, ply
+
+    def equity(self, play: Play) -> float:
+        return _equity(self.gnubg, play, self.ply)
+
+
+def _judged(judge: Judge, bidak: Bot, ledger: Ledger) -> Callable[[Bot, Bot], tuple[Bot, Bot]]:
+    """Wrap the two seats so that at every checker play, whoever's it is, the two engines'
+    choices are compared and, where they differ, the judge's difference charged to the engine
+    whose choice it ranks lower, in ``ledger``;
+    ``bidak`` is a bot of the Bidak level of its own, asked for its opinion of gnubg's moves
+    (so the playing bot's randomness is the same as without the judging)."""
+
+    class Watched:
+        def __init__(self, inner: Bot, is_bidak: bool) -> None:
+            self.inner, self.is_bidak = inner, is_bidak
+
+        def decide(self, state: MatchState, player: Player) -> Action:
+            action = self.inner.decide(state, player)
+            if state.phase is not Phase.MOVE or len(current_plays(state)) == 1:
+                return action
+            assert isinstance(action, Move) and state.dice is not None
+            phase = phase_of(state.position)
+            ledger.decisions[phase] += 1
+            chosen = find_play(state.position, state.dice, action.steps)
+            other = (
+                judge.rival.choose(state) if self.is_bidak else _bidak_play(bidak, state, player)
+            )
+            if other.result == chosen.result:
+                return action
+            ledger.disagreed[phase] += 1
+            mine, theirs = (chosen, other) if self.is_bidak else (other, chosen)
+            difference = judge.equity(mine) - judge.equity(theirs)
+            if difference < 0:
+                ledger.bidak_lost[phase] -= difference
+            else:
+                ledger.gnubg_lost[phase] += difference
+            return action
+
+    def wrap(bidak_seat: Bot, gnubg_seat: Bot) -> tuple[Bot, Bot]:
+        return Watched(bidak_seat, True), Watched(gnubg_seat, False)
+
+    return wrap
+
+
+def _bidak_play(bot: Bot, state: MatchState, player: Player) -> Play:
+    action = bot.decide(state, player)
+    assert isinstance(action, Move) and state.dice is not None
+    return find_play(state.position, state.dice, action.steps)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    level: str
+    ply: int
+    seed: int
+    judge_ply: int
+
+
+@dataclass(frozen=True, slots=True)
+class PairResult:
+    index: int
+    points: float
+    """The Bidak side's mean points of the pair's two games."""
+    ledger: dict[str, dict[str, float]]
+
+
+def play_pair(settings: Settings, index: int, gnubg: GnubgProcess) -> PairResult:
+    """Pair ``index``: the same dice twice, Bidak in seat ZERO then in seat ONE."""
+    rules = RuleSet(length=25, cube=False)
+    rival = GnubgBot(gnubg, settings.ply)
+    ledger = Ledger()
+    judge = Judge(gnubg, rival, settings.judge_ply)
+    total = 0
+    for seat in (Player.ZERO, Player.ONE):
+        level = Level.parse(settings.level)
+        bidak = make_bot(level, f"{settings.seed}:{index}:{seat.value}")
+        opinion = make_bot(level, f"{settings.seed}:{index}:{seat.value}:opinion")
+        watched_bidak, watched_gnubg = _judged(judge, opinion, ledger)(bidak, rival)
+        bots = (
+            (watched_bidak, watched_gnubg)
+            if seat is Player.ZERO
+            else (watched_gnubg, watched_bidak)
+        )
+        played = play(bots, rules, SeededDice(f"{settings.seed}:{index}"), games=1)
+        total += points_for(played.games[0], seat)
+    return PairResult(index, total / 2, {k: dict(v) for k, v in asdict(ledger).items()})
+
+
+_WORKER: GnubgProcess | None = None
+
+
+def _pair_in_worker(settings: Settings, index: int) -> PairResult:
+    global _WORKER
+    if _WORKER is None:
+        _WORKER = GnubgProcess()
+    for _ in range(3):
+        try:
+            return play_pair(settings, index, _WORKER)
+        except GnubgFailed:
+            _WORKER.close()  # a fresh worker plays the pair again from its first move
+    return play_pair(settings, index, _WORKER)
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    settings: Settings
+    pairs: int
+    mean: float
+    half_width: float
+    ledger: Ledger
+
+    @property
+    def low(self) -> float:
+        return self.mean - self.half_width
+
+    @property
+    def high(self) -> float:
+        return self.mean + self.half_width
+
+
+def summarise(settings: Settings, results: Sequence[PairResult]) -> Summary:
+    points = [r.points for r in results]
+    mean = statistics.fmean(points) if points else 0.0
+    half = 1.96 * statistics.stdev(points) / math.sqrt(len(points)) if len(points) > 1 else math.inf
+    ledger = Ledger()
+    for result in results:
+        ledger.add(Ledger(**result.ledger))  # type: ignore[arg-type]
+    return Summary(settings, len(points), mean, half, ledger)
+
+
+def read_results(path: Path, settings: Settings) -> list[PairResult]:
+    """The pairs already in ``path`` (none if it does not exist); another run's file is an
+    error, never mixed in."""
+    if not path.exists():
+        return []
+    lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    if not lines:
+        return []
+    if lines[0].get("settings") != asdict(settings):
+        raise ValueError(
+            f"{path} holds a run with other settings ({lines[0].get('settings')}); "
+            "name another --out file"
+        )
+    return [PairResult(**line) for line in lines[1:]]
+
+
+def run_duel(
+    settings: Settings,
+    pairs: int,
+    out: Path,
+    *,
+    workers: int = 0,
+    progress: Callable[[Summary], None] | None = None,
+) -> Summary:
+    """Play pairs until ``out`` holds ``pairs`` of them; the summary of all of them."""
+    done = read_results(out, settings)
+    if not out.exists() or (not done and not out.read_text().strip()):
+        out.write_text(json.dumps({"settings": asdict(settings)}) + "\n")
+    have = {r.index for r in done}
+    todo = [i for i in range(pairs) if i not in have]
+    count = workers or max(1, min(len(todo), os.cpu_count() or 1))
+    with out.open("a") as sink, ProcessPoolExecutor(count) as pool:
+        for result in _unordered(pool, settings, todo):
+            sink.write(json.dumps(asdict(result)) + "\n")
+            sink.flush()
+            done.append(result)
+            if progress is not None:
+                progress(summarise(settings, done))
+    return summarise(settings, done)
+
+
+def _unordered(
+    pool: ProcessPoolExecutor, settings: Settings, todo: Sequence[int]
+) -> Iterator[PairResult]:
+    from concurrent.futures import as_completed
+
+    futures = [pool.submit(_pair_in_worker, settings, index) for index in todo]
+    for future in as_completed(futures):
+        yield future.result()

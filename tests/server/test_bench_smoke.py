@@ -175,3 +175,53 @@ def test_a_sweep_stopped_with_sigterm_leaves_no_process_behind(tmp_path: Path) -
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
     assert left == [], f"still running after the bench stopped: {left}"
+
+
+def test_under_a_cap_a_count_is_carried_with_p99_within_50_ms_and_no_long_stall() -> None:
+    from bidak.bench.server.report import efficiency
+
+    quiet = _result(500, 40.0)
+    quiet.loop_stall = 0.05
+    stalled = _result(600, 40.0)
+    stalled.loop_stall = 0.150
+    assert capacity([(500, quiet)], capped=True) == 500
+    assert capacity([(500, _result(500, 60.0))], capped=True) is None
+    assert capacity([(500, _result(500, 60.0))]) == 500, "uncapped, the bar stays 100 ms"
+    assert capacity([(500, quiet), (600, stalled)], capped=True) == 500
+    assert efficiency({1: 500, 2: 950, 3: 1200}) == {1: 1.0, 2: 0.95, 3: 0.8}
+    assert efficiency({1: None, 2: 950}) == {1: None, 2: None}
+
+
+def test_a_capped_run_holds_the_server_in_a_cgroup_of_its_own_and_removes_it() -> None:
+    import pytest
+
+    from bidak.bench.server.cpucap import CpuCap, unavailable
+
+    problem = unavailable()
+    if problem is not None:
+        pytest.skip(f"CPU caps cannot be set here: {problem}")
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    cap = CpuCap(0.25, "test")
+    try:
+        cap.hold(sleeper.pid)
+        assert cap.holds() == [sleeper.pid]
+        groups = Path(f"/proc/{sleeper.pid}/cgroup").read_text()
+        assert cap.path.name in groups
+        if cap.version == 1:
+            assert (cap.path / "cpu.cfs_quota_us").read_text().strip() == "2500"
+            assert (cap.path / "cpu.cfs_period_us").read_text().strip() == "10000"
+        assert cap.throttled_ms() is not None
+    finally:
+        cap.remove()
+        sleeper.kill()
+        sleeper.wait()
+    assert not cap.path.exists()
+
+    args = ["bench", "server", "--matches", "2", "--duration", "1", "--think", "0.02-0.1"]
+    result = runner.invoke(app, [*args, "--cap-cores", "0.5"], env={"COLUMNS": "160"})
+    assert result.exit_code == 0, result.output
+    assert "1 server process(es) capped at 0.5 core each" in result.output
+    left = [p.name for p in cap.root.iterdir() if p.name.startswith(f"bidak-bench-{os.getpid()}")]
+    assert left == [], "every group the bench made is gone"
+    wrong = runner.invoke(app, [*args, "--server-workers", "1,2"])
+    assert wrong.exit_code == 2 and "need a --sweep" in wrong.output

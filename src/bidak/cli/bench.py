@@ -209,8 +209,21 @@ def server(
         bool, typer.Option(help="negotiate permessage-deflate like browsers do")
     ] = True,
     server_workers: Annotated[
-        int, typer.Option(min=1, help="processes of the server started here (needs --bus-url)")
-    ] = 1,
+        str,
+        typer.Option(
+            help="processes of the server started here (needs --bus-url); with --sweep a list"
+            " such as 1,2,3: the sweep for each, its capacity, and the scaling efficiency"
+        ),
+    ] = "1",
+    cap_cores: Annotated[
+        float | None,
+        typer.Option(
+            min=0.05,
+            max=64,
+            help="hold each server process to this much CPU (a cgroup quota, 10 ms period);"
+            " capacity then also needs no loop stall over 100 ms",
+        ),
+    ] = None,
     bus_url: Annotated[
         str | None, typer.Option(help="bus of the server started here, e.g. redis://...")
     ] = None,
@@ -247,13 +260,29 @@ def server(
     """Scripted matches over real WebSockets: actions/s and action-to-broadcast latency, next to
     a bare WebSocket relay with the same connections and pace."""
     from bidak.bench.server import Think, results_table, run
+    from bidak.bench.server.report import scaling_table
 
     try:
         pace = Think.parse(think)
         counts = _counts(sweep) if sweep is not None else None
+        processes = _counts(server_workers, "--server-workers", "process counts")
     except ValueError as invalid:
         console.print(f"[bold red]error:[/] {invalid}")
         raise typer.Exit(2) from None
+    if len(processes) > 1 and counts is None:
+        console.print("[bold red]error:[/] several --server-workers counts need a --sweep")
+        raise typer.Exit(2)
+    if max(processes) > 1 and bus_url is None and url is None:
+        console.print("[bold red]error:[/] several server processes share a bus: add --bus-url")
+        raise typer.Exit(2)
+    if cap_cores is not None:
+        from bidak.bench.server.cpucap import unavailable
+
+        problem = "--cap-cores caps a server started here: leave out --url" if url else None
+        problem = problem or unavailable()
+        if problem:
+            console.print(f"[bold red]error:[/] --cap-cores: {problem}")
+            raise typer.Exit(2)
     if counts is not None and keep is not None:
         console.print("[bold red]error:[/] --keep keeps one run's files: leave it out of a sweep")
         raise typer.Exit(2)
@@ -276,18 +305,23 @@ def server(
         url=url,
         workers=workers,
         deflate=deflate,
-        server_workers=server_workers,
         bus_url=bus_url,
         database_url=database_url,
+        cap_cores=cap_cores,
         progress=lambda text: console.print(f"[dim]{text}[/dim]"),
     )
     # SIGTERM ends the bench as Ctrl-C does: every server and load worker it started is
     # stopped on the way out (the default action left them running, orphaned, issue 41).
     signal.signal(signal.SIGTERM, _interrupted)
     if counts is not None:
-        _sweep(counts, measured)
+        carried = {
+            k: _sweep(counts, partial(measured, server_workers=k), capped=cap_cores is not None)
+            for k in processes
+        }
+        if len(processes) > 1:
+            console.print(scaling_table(carried, cap_cores))
         return
-    results = measured(matches, quick=quick, folder=keep)
+    results = measured(matches, quick=quick, folder=keep, server_workers=processes[0])
     console.print(results_table(results))
     for result in results:
         if result.tally.errors:
@@ -299,34 +333,38 @@ def _interrupted(signum: int, frame: object) -> None:
     raise KeyboardInterrupt(f"signal {signum}")
 
 
-def _counts(text: str) -> list[int]:
-    """``500,1000,2000``: match counts, each at least 1, in increasing order."""
+def _counts(text: str, option: str = "--sweep", what: str = "match counts") -> list[int]:
+    """``500,1000,2000``: counts, each at least 1, in increasing order."""
     try:
         counts = [int(part) for part in text.split(",") if part.strip()]
     except ValueError:
-        raise ValueError(f"--sweep takes match counts like 500,1000,2000, not {text!r}") from None
+        raise ValueError(f"{option} takes {what} like 500,1000,2000, not {text!r}") from None
     if not counts or min(counts) < 1:
-        raise ValueError(f"--sweep takes match counts of at least 1, not {text!r}")
+        raise ValueError(f"{option} takes {what} of at least 1, not {text!r}")
     return sorted(set(counts))
 
 
-def _sweep(counts: list[int], measured: Callable[[int], list[Result]]) -> None:
-    """One run of Bidak and the relay per count (a fresh server each), then the table."""
+def _sweep(
+    counts: list[int], measured: Callable[[int], list[Result]], *, capped: bool = False
+) -> int | None:
+    """One run of Bidak and the relay per count (a fresh server each), then the table; the
+    largest count carried."""
     import os
 
-    from bidak.bench.server.report import CAPACITY_P99_MS, capacity, sweep_table
+    from bidak.bench.server.report import capacity, carried_rule, sweep_table
 
     rows = []
     for count in counts:
         bidak, relay = measured(count)
         rows.append((count, bidak, relay))
-        console.print(sweep_table(rows[-1:]))
-    console.print(sweep_table(rows))
-    carried = capacity([(count, bidak) for count, bidak, _ in rows])
-    relay_carried = capacity([(count, relay) for count, _, relay in rows])
+        console.print(sweep_table(rows[-1:], capped))
+    console.print(sweep_table(rows, capped))
+    carried = capacity([(count, bidak) for count, bidak, _ in rows], capped=capped)
+    relay_carried = capacity([(count, relay) for count, _, relay in rows], capped=capped)
     load = ", ".join(f"{figure:.2f}" for figure in os.getloadavg())
     console.print(
-        f"largest count with p99 ≤ {CAPACITY_P99_MS:.0f} ms: bidak {carried or 'none'},"
+        f"largest count with {carried_rule(capped)}: bidak {carried or 'none'},"
         f" bare relay {relay_carried or 'none'} (of {', '.join(map(str, counts))});"
         f" load average now {load}"
     )
+    return carried

@@ -9,12 +9,13 @@ import math
 import multiprocessing
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bidak.bench.server.clients import run_clients, worker
+from bidak.bench.server.cpucap import CpuCap, server_pids
 from bidak.bench.server.load import Load, Tally, Think
 from bidak.bench.server.loopwatch import LoopWatch
 from bidak.bench.server.processes import ServerProcess
@@ -37,6 +38,8 @@ class Result:
     """The server's longest event loop stall in the window, in seconds (None: not told)."""
     collection: float | None = None
     """The server's longest collection in the window, in seconds (None: not told)."""
+    throttled: float | None = None
+    """How long the CPU cap held the server back in the window, in seconds (None: no cap)."""
 
     @property
     def mean_message_bytes(self) -> int:
@@ -50,15 +53,23 @@ def default_workers(matches: int) -> int:
     return max(1, min(os.cpu_count() or 1, math.ceil(matches / 1000)))
 
 
-def measure(name: str, load: Load, workers: int, server: ServerProcess | None = None) -> Result:
+def measure(
+    name: str,
+    load: Load,
+    workers: int,
+    server: ServerProcess | None = None,
+    caps: Sequence[CpuCap] = (),
+) -> Result:
     """Set every pair up, then open the window for all at once and play it to its end."""
     import threading
 
     cpu: list[tuple[float | None, float]] = []  # (server CPU seconds, time) at open and close
+    held: list[float] = []  # the caps' throttled time at open and close, ms
     watch = LoopWatch(load.url)
 
     def sample() -> None:
         cpu.append((server.cpu_seconds() if server else None, time.monotonic()))
+        held.append(sum(cap.throttled_ms() or 0.0 for cap in caps))
 
     def close_window() -> None:
         sample()
@@ -107,7 +118,29 @@ def measure(name: str, load: Load, workers: int, server: ServerProcess | None = 
     share = None
     if cpu_after is not None and cpu_before is not None:
         share = (cpu_after - cpu_before) / max(1e-9, closed - opened)
-    return Result(name, load, tally, share, watch.stall, watch.collection)
+    throttled = (held[1] - held[0]) / 1000 if caps else None
+    return Result(name, load, tally, share, watch.stall, watch.collection, throttled)
+
+
+def _capped(server: ServerProcess, cores: float, expected: int, tag: str) -> list[CpuCap]:
+    """A cap of ``cores`` for each of the ``expected`` serving processes of ``server``."""
+    assert server.process is not None
+    end = time.monotonic() + 30
+    pids = server_pids(server.process.pid)
+    while len(pids) < expected and time.monotonic() < end:
+        time.sleep(0.1)
+        pids = server_pids(server.process.pid)
+    caps: list[CpuCap] = []
+    try:
+        for n, pid in enumerate(pids):
+            cap = CpuCap(cores, f"{tag}{n}")
+            caps.append(cap)
+            cap.hold(pid)
+    except BaseException:
+        for cap in caps:
+            cap.remove()
+        raise
+    return caps
 
 
 def _from_workers(queue: Any, processes: list[Any]) -> Any:
@@ -136,9 +169,13 @@ def run(
     bus_url: str | None = None,
     quick: bool = False,
     database_url: str | None = None,
+    cap_cores: float | None = None,
 ) -> list[Result]:
     """Bidak (started here on ``database_url`` or a fresh SQLite file in ``folder``, or the one
-    at ``url``), then the bare relay with the same number of connections, pace and reply size."""
+    at ``url``), then the bare relay with the same number of connections, pace and reply size.
+
+    ``cap_cores``: each serving process of Bidak runs in a CPU cap of that many cores, the relay
+    in one of as many cores as Bidak's processes have together (:mod:`.cpucap`)."""
     import tempfile
 
     raise_open_files()
@@ -156,26 +193,37 @@ def run(
             server.start(
                 BIDAK_BOT_DELAY="0", BIDAK_GUESTS_PER_MINUTE="1000000000", BIDAK_METRICS="local"
             )
+        caps: list[CpuCap] = []
         try:
             if server is not None:
                 asyncio.run(server.ready())
                 url = server.url
+                if cap_cores is not None:
+                    caps = _capped(server, cap_cores, server_workers, "bidak")
+                    progress(f"{len(caps)} server process(es) capped at {cap_cores:g} core each")
             assert url is not None
             progress(f"bidak at {url}: {matches} matches, think {think}, {workers} workers")
             load = Load(
                 "bidak", url.rstrip("/"), matches, duration, think, deflate=deflate, quick=quick
             )
-            results.append(measure("bidak", load, workers, server))
+            results.append(measure("bidak", load, workers, server, caps))
         finally:
             if server is not None:
                 server.stop()
+            for cap in caps:
+                cap.remove()
         relay = ServerProcess.relay(results[0].mean_message_bytes)
         relay.start()
+        caps = []
         try:
             asyncio.run(relay.ready())
+            if cap_cores is not None:
+                caps = _capped(relay, min(64.0, cap_cores * server_workers), 1, "relay")
             progress(f"bare relay at {relay.url}, replies of {results[0].mean_message_bytes} B")
             load = Load("relay", relay.url, matches, duration, think, deflate=deflate)
-            results.append(measure("bare relay", load, workers, relay))
+            results.append(measure("bare relay", load, workers, relay, caps))
         finally:
             relay.stop()
+            for cap in caps:
+                cap.remove()
     return results

@@ -17,9 +17,10 @@ from sqlalchemy.engine import Connection
 
 from bidak.fairplay import LEAVER_WAIT, WINDOW, figures_of
 from bidak.server.fairplay.routes import router
+from bidak.server.fairplay.tables import RefundRow
 from bidak.server.play.rated_queries import RatedEnd, rate
+from bidak.server.play.tables import MatchRow, RatedMatchRow, RoomRow
 from bidak.server.shared.clocks import ManualClock
-from bidak.server.shared.store.models import MatchRow, RatedMatchRow, RefundRow, RoomRow
 from tests.server.backends import database_url, postgres_url
 from tests.server.harness import (
     Client,

@@ -23,17 +23,11 @@ from sqlalchemy import func, select, update
 from sqlalchemy.engine import Connection
 
 from bidak.match import ForfeitMatch
+from bidak.server.play.tables import RatedMatchRow, RoomRow, UnratedMatchRow
 from bidak.server.shared.clocks import ManualClock
-from bidak.server.shared.store.models import (
-    EntrantRow,
-    PlayerRow,
-    RatedMatchRow,
-    RoomRow,
-    TournamentMatchRow,
-    TournamentRow,
-    UnratedMatchRow,
-)
+from bidak.server.shared.store.models import PlayerRow
 from bidak.server.tournaments.service import LEASE_SECONDS
+from bidak.server.tournaments.tables import EntrantRow, TournamentMatchRow, TournamentRow
 from tests.server import backends
 from tests.server.harness import Running, running_server, server_settings
 

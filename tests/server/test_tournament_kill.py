@@ -34,17 +34,11 @@ from websockets.asyncio.client import connect
 from websockets.typing import Origin
 
 from bidak.bench.server import ServerProcess
+from bidak.server.play.tables import RatedMatchRow, RoomRow, UnratedMatchRow
 from bidak.server.shared.store.db import Database
-from bidak.server.shared.store.models import (
-    EntrantRow,
-    PlayerRow,
-    RatedMatchRow,
-    RoomRow,
-    TournamentMatchRow,
-    TournamentRow,
-    UnratedMatchRow,
-)
+from bidak.server.shared.store.models import PlayerRow
 from bidak.server.shared.store.rows import insert_rows
+from bidak.server.tournaments.tables import EntrantRow, TournamentMatchRow, TournamentRow
 from bidak.tournament import ArenaEntrant, record_result, standings
 from tests.server import backends
 

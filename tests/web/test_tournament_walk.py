@@ -19,7 +19,8 @@ from sqlalchemy.engine import Connection
 
 from bidak.match import ForfeitMatch
 from bidak.server.shared.clocks import ManualClock
-from bidak.server.shared.store.models import PlayerRow, TournamentMatchRow, TournamentRow
+from bidak.server.shared.store.models import PlayerRow
+from bidak.server.tournaments.tables import TournamentMatchRow, TournamentRow
 from tests.server.harness import link_addresses
 from tests.web.conftest import screenshot
 from tests.web.helpers import set_language, untranslated

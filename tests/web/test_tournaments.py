@@ -14,8 +14,8 @@ from sqlalchemy.engine import Connection
 
 from bidak.match import ForfeitMatch
 from bidak.server.shared.clocks import ManualClock
-from bidak.server.shared.store.models import EntrantRow, TournamentMatchRow, TournamentRow
 from bidak.server.shared.store.rows import insert_rows
+from bidak.server.tournaments.tables import EntrantRow, TournamentMatchRow, TournamentRow
 from bidak.tournament import advance, new_bracket
 from bidak.tournament.knockout import to_json
 from tests.server.harness import link_addresses

@@ -12,8 +12,8 @@ import httpx
 from sqlalchemy.engine import Connection
 
 from bidak.server.shared.clocks import ManualClock
-from bidak.server.shared.store.models import EntrantRow, TournamentRow
 from bidak.server.shared.store.rows import insert_rows
+from bidak.server.tournaments.tables import EntrantRow, TournamentRow
 from tests.web.conftest import PHONE, screenshot
 from tests.web.helpers import set_language
 

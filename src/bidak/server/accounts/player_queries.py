@@ -22,8 +22,10 @@ from sqlalchemy.engine import Connection
 from bidak.server.accounts.devices import UNKNOWN
 from bidak.server.accounts.guests import GUEST_TRIES, guest_name
 from bidak.server.accounts.names import NameRefused, skeleton, taken
+from bidak.server.accounts.tables import SessionRow
 from bidak.server.shared.store.db import Database, KeyTaken
-from bidak.server.shared.store.models import ActionRow, PlayerRow, SessionRow
+from bidak.server.shared.store.models import PlayerRow
+from bidak.server.shared.store.player_steps import PlayerSteps
 from bidak.server.shared.store.rows import new_id, token_hash
 from bidak.training.glicko import Rating
 
@@ -38,7 +40,6 @@ _SIGNED_IN = (
     .where(SessionRow.token_hash == bindparam("token_hash"))
 )
 """A session and its player, in one round trip (every request and socket asks)."""
-_ACTIONS = cast(Table, ActionRow.__table__)
 
 # -- inside a transaction ---------------------------------------------------------------------
 
@@ -137,14 +138,12 @@ def _create_guest(connection: Connection, player: PlayerRow, device: str) -> str
     return open_session(connection, player.id, player.created_at, device)
 
 
-def _rename(connection: Connection, player_id: str, name: str) -> PlayerRow | None:
+def _rename(
+    connection: Connection, player_id: str, name: str, steps: PlayerSteps
+) -> PlayerRow | None:
     """Rename; a name a moderator replaced on this player is refused again (``NameRefused``)."""
-    replaced = connection.execute(
-        select(_ACTIONS.c.detail).where(
-            _ACTIONS.c.player_id == player_id, _ACTIONS.c.kind == "rename"
-        )
-    ).scalars()
-    if name.casefold() in {old.casefold() for old in replaced if old}:
+    replaced = steps.replaced_names(connection, player_id)
+    if name.casefold() in {old.casefold() for old in replaced}:
         raise NameRefused("name_replaced", "A moderator replaced this name; choose another")
     key = skeleton(name)
     holder = connection.execute(
@@ -172,6 +171,9 @@ class Players:
 
     def __init__(self, db: Database) -> None:
         self.db = db
+        self.player_steps = PlayerSteps()
+        """What the other capabilities hand in (:mod:`bidak.server.shared.store.player_steps`);
+        the app's wiring sets them."""
 
     async def create_guest(
         self, name: str | None = None, device: str = UNKNOWN
@@ -244,7 +246,9 @@ class Players:
         ``NameRefused`` (``name_taken``) when another player's name reads the same, also when
         two renames to one name race (the unique skeleton lets one through)."""
         try:
-            renamed = await self.db.write_keyed(partial(_rename, player_id=player_id, name=name))
+            renamed = await self.db.write_keyed(
+                partial(_rename, player_id=player_id, name=name, steps=self.player_steps)
+            )
         except KeyTaken:  # another rename to the same name was stored first
             raise taken() from None
         if renamed is None:

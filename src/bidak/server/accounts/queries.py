@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, delete, insert, or_, select, update
+from sqlalchemy import Table, delete, insert, select, update
 from sqlalchemy.engine import Connection
 
 from bidak.server.accounts.merge_queries import merge_guest
@@ -24,24 +24,14 @@ from bidak.server.accounts.player_queries import (
     player_row,
     sessions_of,
 )
+from bidak.server.accounts.tables import EmailLinkRow
 from bidak.server.mail import Purpose
-from bidak.server.shared.store.models import (
-    EmailLinkRow,
-    LedgerRow,
-    PlayerRow,
-    QueueRow,
-    RatedMatchRow,
-    RoomRow,
-)
+from bidak.server.shared.store.models import PlayerRow
+from bidak.server.shared.store.player_steps import PlayerSteps
 from bidak.server.shared.store.rows import token_hash
-from bidak.server.wallet import owned
 
 _PLAYERS = cast(Table, PlayerRow.__table__)
 _LINKS = cast(Table, EmailLinkRow.__table__)
-_ROOMS = cast(Table, RoomRow.__table__)
-_QUEUE = cast(Table, QueueRow.__table__)
-_LEDGER = cast(Table, LedgerRow.__table__)
-_RATED = cast(Table, RatedMatchRow.__table__)
 
 DELETED_NAME = "deleted player"
 
@@ -140,11 +130,14 @@ def set_email(connection: Connection, player_id: str, email: str | None) -> None
 # -- deleting -------------------------------------------------------------------------------
 
 
-def delete_account(connection: Connection, player_id: str, at: datetime) -> None:
-    """Forget who the player was: name, address, sessions, looks and queue entry go; match
-    records stay readable for the opponents, under the name "deleted player"."""
+def delete_account(
+    connection: Connection, player_id: str, at: datetime, steps: PlayerSteps
+) -> None:
+    """Forget who the player was: name, address, sessions, looks, and what each capability
+    forgets (its steps: the queue entry, notification settings, ...) go; match records stay
+    readable for the opponents, under the name "deleted player"."""
     end_all(connection, player_id)
-    connection.execute(delete(_QUEUE).where(_QUEUE.c.player_id == player_id))
+    steps.forget(connection, player_id, at)
     connection.execute(delete(_LINKS).where(_LINKS.c.player_id == player_id))
     connection.execute(
         update(_PLAYERS)
@@ -193,6 +186,7 @@ def confirm(
     player_id: str | None,
     session: str | None,
     device: str,
+    steps: PlayerSteps,
 ) -> tuple[Confirmed, str]:
     """Check the link of ``token``, use it and do what it says, in the caller's transaction
     (all or nothing: a refusal leaves the link unused); what it did, and for an address change
@@ -219,12 +213,12 @@ def confirm(
             set_email(connection, owner.id, None)
         return Confirmed(purpose, owner.id, None), link.email
     if purpose is Purpose.DELETE_ACCOUNT:
-        delete_account(connection, owner.id, at)
+        delete_account(connection, owner.id, at, steps)
         return Confirmed(purpose, None, None), ""
     # Sign in: this browser now belongs to the owner; a guest it held joins the account.
     merged = 0
     if player_id is not None and player_id != owner.id:
-        merged = merge_guest(connection, player_id, owner.id, at)
+        merged = merge_guest(connection, player_id, owner.id, at, steps)
     return (
         Confirmed(purpose, owner.id, _rotated(connection, owner.id, session, at, device), merged),
         "",
@@ -243,22 +237,12 @@ def _rotated(
 # -- the account's own data -------------------------------------------------------------------
 
 
-def export(connection: Connection, player_id: str) -> dict[str, Any]:
+def export(connection: Connection, player_id: str, steps: PlayerSteps) -> dict[str, Any]:
     """Everything stored about the account, read in one transaction: the account's row, its
-    sessions (without the tokens' hashes), ledger, cosmetics, rated matches and rooms."""
+    sessions (without the tokens' hashes), and each capability's part (its steps: ledger,
+    cosmetics, rated matches, rooms, ...)."""
     player = player_row(connection, player_id)
     assert player is not None
-    ledger = connection.execute(
-        select(_LEDGER).where(_LEDGER.c.player_id == player_id).order_by(_LEDGER.c.id)
-    ).all()
-    ratings = connection.execute(
-        select(_RATED).where(or_(_RATED.c.winner_id == player_id, _RATED.c.loser_id == player_id))
-    ).all()
-    seats = connection.execute(
-        select(
-            _ROOMS.c.code, _ROOMS.c.kind, _ROOMS.c.match_id, _ROOMS.c.seat0_id, _ROOMS.c.seat1_id
-        ).where(or_(_ROOMS.c.seat0_id == player_id, _ROOMS.c.seat1_id == player_id))
-    ).all()
     return {
         "account": {
             "id": player.id,
@@ -278,16 +262,5 @@ def export(connection: Connection, player_id: str) -> dict[str, Any]:
             {k: v for k, v in row.items() if k != "token_hash"}
             for row in sessions_of(connection, player_id)
         ],
-        "ledger": [dict(row._mapping) for row in ledger],
-        "owned": sorted(owned(connection, player_id)),
-        "rated_matches": [dict(row._mapping) for row in ratings],
-        "rooms": [
-            {
-                "room": row.code,
-                "kind": row.kind,
-                "match_id": row.match_id,
-                "seat": 0 if row.seat0_id == player_id else 1,
-            }
-            for row in seats
-        ],
+        **steps.export(connection, player_id),
     }

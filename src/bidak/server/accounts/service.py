@@ -36,6 +36,7 @@ from bidak.server.shared.limiter import Limits
 from bidak.server.shared.sockets import RENEWED, SIGNED_OUT, SocketCap
 from bidak.server.shared.store.db import Database
 from bidak.server.shared.store.models import PlayerRow
+from bidak.server.shared.store.player_steps import PlayerSteps
 from bidak.server.shared.store.rows import token_hash
 
 log = logging.getLogger(__name__)
@@ -68,8 +69,11 @@ class Accounts:
         limits: Limits,
         signer: Signer,
         sockets: SocketCap | None = None,
+        steps: PlayerSteps | None = None,
     ) -> None:
         self.db, self.outbox, self.clock, self.limits = db, outbox, clock, limits
+        self.steps = PlayerSteps() if steps is None else steps
+        """What each capability does with a player's rows at a merge, a deletion, an export."""
         self.signer = signer
         self.sockets = sockets
         """Where an ended session's WebSockets are closed, in every process (None: nowhere)."""
@@ -266,7 +270,9 @@ class Accounts:
         if player.email is not None:
             raise AccountError(409, "Confirm with the link sent to your e-mail address")
         at = datetime.fromtimestamp(self.clock.now(), UTC)
-        await self.db.write(partial(queries.delete_account, player_id=player.id, at=at))
+        await self.db.write(
+            partial(queries.delete_account, player_id=player.id, at=at, steps=self.steps)
+        )
         await self._ended(player=player.id)
 
     # -- opening a link ------------------------------------------------------------------------
@@ -310,6 +316,7 @@ class Accounts:
             player_id=None if player is None else player.id,
             session=session,
             device=device,
+            steps=self.steps,
         )
         try:
             result, carried = await self.db.write(work)
@@ -380,7 +387,9 @@ class Accounts:
     async def export(self, player_id: str, mats: dict[str, str]) -> bytes:
         """A zip: account.json (everything stored about the account) and each finished match
         as .mat (``mats``, by match id)."""
-        document = await self.db.read(partial(queries.export, player_id=player_id))
+        document = await self.db.read(
+            partial(queries.export, player_id=player_id, steps=self.steps)
+        )
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
             archive.writestr(

@@ -25,6 +25,7 @@ from bidak.server.analysis import routes as analysis
 from bidak.server.analysis.analyst import Analyst
 from bidak.server.app.schemas import Health
 from bidak.server.app.services import Services
+from bidak.server.app.steps import player_steps
 from bidak.server.community import routes as community
 from bidak.server.fairplay import routes as fairplay
 from bidak.server.fairplay.reviewer import Reviewer
@@ -124,6 +125,8 @@ def create_app(
         bus = bus_from_url(settings.bus_url, name=settings.instance_id or None)
         pool = BotPool()
         store = Store(db)
+        steps = player_steps()
+        store.player_steps = steps
         the_clock = clock or SystemClock()
         service = RoomService(store, bus, the_clock, settings, pool, seeds)
         # Hints and reviews on pools of their own: a hint is wanted now, a review takes long.
@@ -147,7 +150,7 @@ def create_app(
             on_lag=metrics.loop_lag.observe if metrics else lambda seconds: None,
             on_collection=metrics.observe_collection if metrics else lambda collection: None,
         )
-        accounts = Accounts(db, outbox, the_clock, limits, signer, sockets)
+        accounts = Accounts(db, outbox, the_clock, limits, signer, sockets, steps)
         tournaments = Tournaments(db, service, bus, the_clock, settings)
         # Every rated match reviewed in the background, only while hints and reviews are idle.
         reviewer = Reviewer(db, fair, the_clock, (hints, reviews))

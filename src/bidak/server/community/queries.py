@@ -9,17 +9,11 @@ from typing import Any, cast
 from sqlalchemy import Table, and_, bindparam, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
+from bidak.server.community.tables import ReviewedRow
 from bidak.server.play import RoomKind
-from bidak.server.shared.store.models import (
-    EntrantRow,
-    MatchRow,
-    PlayerRow,
-    RatedMatchRow,
-    ReviewedRow,
-    RoomRow,
-    TournamentMatchRow,
-    TournamentRow,
-)
+from bidak.server.play.tables import MatchRow, RatedMatchRow, RoomRow
+from bidak.server.shared.store.models import PlayerRow
+from bidak.server.tournaments.tables import EntrantRow, TournamentMatchRow, TournamentRow
 from bidak.tournament import places
 from bidak.tournament.knockout import from_json
 

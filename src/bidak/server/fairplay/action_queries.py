@@ -24,21 +24,16 @@ from sqlalchemy.engine import Connection
 from bidak.fairplay import doors
 from bidak.fairplay.doors import may_act_on
 from bidak.server.accounts import skeleton
-from bidak.server.shared.store.models import (
-    ActionRow,
-    PlayerRow,
-    QueueRow,
-    RatedMatchRow,
-    RefundRow,
-    ReportRow,
-)
+from bidak.server.fairplay.tables import ActionRow, RefundRow, ReportRow
+from bidak.server.matchmaking import leave_queue
+from bidak.server.play.tables import RatedMatchRow
+from bidak.server.shared.store.models import PlayerRow
 
 _PLAYERS = cast(Table, PlayerRow.__table__)
 _REPORTS = cast(Table, ReportRow.__table__)
 _ACTIONS = cast(Table, ActionRow.__table__)
 _REFUNDS = cast(Table, RefundRow.__table__)
 _RATED = cast(Table, RatedMatchRow.__table__)
-_QUEUE = cast(Table, QueueRow.__table__)
 
 REFUND_DAYS = 30
 """A ban gives back the rating its player took from opponents in this many days before it."""
@@ -221,7 +216,7 @@ def act(
             raise NothingToChange("already banned" if kind == "ban_play" else "not banned")
         _set(connection, player_id, play_ban=kind == "ban_play")
         if kind == "ban_play":
-            connection.execute(_QUEUE.delete().where(_QUEUE.c.player_id == player_id))
+            leave_queue(connection, player_id)
     elif kind not in ("warn", "dismiss"):
         raise ValueError(f"no such action: {kind}")
     if player.held:

@@ -16,15 +16,9 @@ from sqlalchemy import Table, insert, select
 from sqlalchemy.engine import Connection
 
 from bidak.fairplay import WINDOW, MatchFigures
-from bidak.server.shared.store.models import (
-    EventRow,
-    FiguresRow,
-    MatchRow,
-    PlayerRow,
-    RatedMatchRow,
-    ReportRow,
-    RoomRow,
-)
+from bidak.server.fairplay.tables import FiguresRow, ReportRow
+from bidak.server.play.tables import EventRow, MatchRow, RatedMatchRow, RoomRow
+from bidak.server.shared.store.models import PlayerRow
 
 _PLAYERS = cast(Table, PlayerRow.__table__)
 _REPORTS = cast(Table, ReportRow.__table__)

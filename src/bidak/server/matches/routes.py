@@ -15,7 +15,7 @@ from bidak.server.matches.schemas import (
 )
 from bidak.server.matches.service import mat_text
 from bidak.server.play import PlayDep, all_dice
-from bidak.server.shared.store.models import MatchRow
+from bidak.server.play.tables import MatchRow
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 

@@ -6,7 +6,7 @@ from bidak.formats import write_mat
 from bidak.formats.match_mat import match_to_mat
 from bidak.match import Player, event_from_json
 from bidak.server.play import PlayServices, is_bot_seat
-from bidak.server.shared.store.models import MatchRow
+from bidak.server.play.tables import MatchRow
 
 
 async def mat_text(services: PlayServices, row: MatchRow) -> str:

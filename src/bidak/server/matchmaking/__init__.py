@@ -5,3 +5,7 @@ offer a bot), ``routes`` the HTTP API. Every process may pair: a pair is taken o
 by one compare-and-delete of both entries, so two processes that computed the same (or crossing)
 pairs start each match once.
 """
+
+from bidak.server.matchmaking.guest_queries import leave_queue
+
+__all__ = ["leave_queue"]

@@ -12,7 +12,9 @@ from sqlalchemy.engine import Connection
 from bidak.fairplay.doors import Standing
 from bidak.match import RuleSet, TimeoutPolicy
 from bidak.pairing import Options, Seeker, pair
-from bidak.server.shared.store.models import MuteRow, PlayerRow, QueueRow
+from bidak.server.matchmaking.tables import QueueRow
+from bidak.server.play.tables import MuteRow
+from bidak.server.shared.store.models import PlayerRow
 
 _QUEUE = cast(Table, QueueRow.__table__)
 _MUTES = cast(Table, MuteRow.__table__)

@@ -5,6 +5,7 @@ Each function runs inside the caller's transaction (``Database.write`` or ``Data
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import cast
 
 from sqlalchemy import Table, and_, delete, insert, select, update
@@ -39,6 +40,6 @@ def choose(connection: Connection, player_id: str, kind: str, channel: str, want
         )
 
 
-def forget(connection: Connection, player_id: str) -> None:
+def forget(connection: Connection, player_id: str, at: datetime) -> None:
     """The player's choices go (an account deleted)."""
     connection.execute(delete(_CHOICES).where(_CHOICES.c.player_id == player_id))

@@ -12,7 +12,7 @@ from typing import cast
 from sqlalchemy import Table, and_, func, insert, select, update
 from sqlalchemy.engine import Connection
 
-from bidak.server.shared.store.models import NotificationRow
+from bidak.server.notifications.tables import NotificationRow
 
 _NOTES = cast(Table, NotificationRow.__table__)
 

@@ -1,9 +1,9 @@
-"""The notifications' own tables (their rows are read and written only by this capability's
-queries; migrations 0018 and 0019 create them)."""
+"""The notifications capability's own tables, read and written only by its queries (migrations
+0018 and 0019 create them)."""
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, ForeignKey, String
+from sqlalchemy import Boolean, Float, ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from bidak.server.shared.store.models import Base
@@ -19,3 +19,17 @@ class NotifyChoiceRow(Base):
     kind: Mapped[str] = mapped_column(String(16), primary_key=True)
     channel: Mapped[str] = mapped_column(String(8), primary_key=True)
     wanted: Mapped[bool] = mapped_column(Boolean)
+
+
+class NotificationRow(Base):
+    """One notification of a player (issue 38), stored once under its unique ``key``."""
+
+    __tablename__ = "notifications"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(96), unique=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    room: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    at: Mapped[float] = mapped_column(Float)
+    read: Mapped[bool] = mapped_column(Boolean, default=False)

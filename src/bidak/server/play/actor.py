@@ -47,12 +47,12 @@ from bidak.server.play.dice import FairDice, seed_hash
 from bidak.server.play.queries import Append, Conflict, RoomStore
 from bidak.server.play.rated_queries import RatedEnd
 from bidak.server.play.room import Room, RoomError, RoomKind, room_channel, seat_of
+from bidak.server.play.tables import MatchRow
 from bidak.server.play.wire.notes import EventsNote, events_note
 from bidak.server.play.wire.table import Deadline as DeadlineJson
 from bidak.server.shared.bus import Bus
 from bidak.server.shared.clocks import Clock
 from bidak.server.shared.store.db import StorageError
-from bidak.server.shared.store.models import MatchRow
 from bidak.server.shared.store.rows import new_id
 
 log = logging.getLogger(__name__)

@@ -17,9 +17,9 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError
 
 from bidak.server.play.rated_queries import RatedEnd, rate
+from bidak.server.play.tables import EventRow, MatchRow
 from bidak.server.shared.store.batches import WriteResult
 from bidak.server.shared.store.db import Database, json_text
-from bidak.server.shared.store.models import EventRow, MatchRow
 
 _MATCHES = cast(Table, MatchRow.__table__)
 _EVENTS = cast(Table, EventRow.__table__)

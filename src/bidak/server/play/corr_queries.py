@@ -13,13 +13,8 @@ from sqlalchemy import Table, and_, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
 from bidak.correspondence import Away, book
-from bidak.server.shared.store.models import (
-    EventRow,
-    MatchRow,
-    PlayerRow,
-    RoomRow,
-    VacationRow,
-)
+from bidak.server.play.tables import EventRow, MatchRow, RoomRow, VacationRow
+from bidak.server.shared.store.models import PlayerRow
 
 _VACATIONS = cast(Table, VacationRow.__table__)
 _EVENTS = cast(Table, EventRow.__table__)

@@ -9,7 +9,7 @@ from typing import cast
 from sqlalchemy import Table, delete, insert, select
 from sqlalchemy.engine import Connection
 
-from bidak.server.shared.store.models import MuteRow
+from bidak.server.play.tables import MuteRow
 
 _MUTES = cast(Table, MuteRow.__table__)
 

@@ -30,9 +30,9 @@ from bidak.server.play.append_queries import (
 )
 from bidak.server.play.rated_queries import unrated_reason
 from bidak.server.play.room import Room, RoomKind
+from bidak.server.play.tables import EventRow, MatchRow, RatedMatchRow, RoomRow
 from bidak.server.shared.store.batches import Batcher, WriteResult
 from bidak.server.shared.store.db import Database, StorageError
-from bidak.server.shared.store.models import EventRow, MatchRow, RatedMatchRow, RoomRow
 from bidak.server.shared.store.rows import insert_rows, is_key
 
 __all__ = ["Append", "ChoosePairs", "Conflict", "NewRoom", "RoomStore", "room_value"]

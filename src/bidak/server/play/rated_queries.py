@@ -27,7 +27,8 @@ from sqlalchemy import Table, and_, bindparam, func, or_, select, update
 from sqlalchemy.engine import Connection
 
 from bidak.ratings import fibs_change
-from bidak.server.shared.store.models import PlayerRow, RatedMatchRow, UnratedMatchRow
+from bidak.server.play.tables import RatedMatchRow, UnratedMatchRow
+from bidak.server.shared.store.models import PlayerRow
 
 PAIR_LIMIT = 3
 """Rated matches the same two accounts may move each other's ratings with in :data:`PAIR_WINDOW`."""

@@ -11,8 +11,8 @@ from typing import cast
 from sqlalchemy import Table, select, update
 from sqlalchemy.engine import Connection
 
+from bidak.server.play.tables import RoomRow
 from bidak.server.shared.store.db import Database
-from bidak.server.shared.store.models import RoomRow
 
 _ROOMS = cast(Table, RoomRow.__table__)
 

@@ -43,6 +43,7 @@ from bidak.server.play.room import (
     player_at,
     seat_of,
 )
+from bidak.server.play.tables import RoomRow
 from bidak.server.play.tasks import Tasks
 from bidak.server.play.timeouts import Timers, deadline
 from bidak.server.play.views import Views
@@ -52,7 +53,7 @@ from bidak.server.shared.bus import Bus
 from bidak.server.shared.clocks import Clock
 from bidak.server.shared.doors import Door, refused
 from bidak.server.shared.settings import Settings
-from bidak.server.shared.store.models import PlayerRow, RoomRow
+from bidak.server.shared.store.models import PlayerRow
 
 ROOM_CACHE = 10_000
 """Rooms kept in memory per process (the oldest are dropped first)."""

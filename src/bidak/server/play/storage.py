@@ -9,8 +9,13 @@ from __future__ import annotations
 
 from bidak.server.accounts import Players
 from bidak.server.play.queries import RoomStore
+from bidak.server.shared.store.db import Database
 
 
 class Store(RoomStore, Players):
     """The server's store: rooms and matches (:class:`RoomStore`), players and sessions
     (:class:`Players`), every method in one short transaction of its own."""
+
+    def __init__(self, db: Database) -> None:
+        RoomStore.__init__(self, db)
+        Players.__init__(self, db)

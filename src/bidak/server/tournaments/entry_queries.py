@@ -8,7 +8,7 @@ from typing import cast
 from sqlalchemy import Table, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
-from bidak.server.shared.store.models import PlayerRow, TournamentRow
+from bidak.server.shared.store.models import PlayerRow
 from bidak.server.shared.store.rows import insert_rows
 from bidak.server.tournaments.step_queries import (
     ACTIVE,
@@ -18,6 +18,7 @@ from bidak.server.tournaments.step_queries import (
     TournamentError,
     tournament_row,
 )
+from bidak.server.tournaments.tables import TournamentRow
 from bidak.tournament.knockout import from_json
 
 PLAYERS = cast(Table, PlayerRow.__table__)

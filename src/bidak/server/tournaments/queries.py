@@ -17,12 +17,8 @@ from typing import Any, cast
 from sqlalchemy import Table, and_, func, or_, select, update
 from sqlalchemy.engine import Connection
 
-from bidak.server.shared.store.models import (
-    PlayerRow,
-    RatedMatchRow,
-    TournamentMatchRow,
-    UnratedMatchRow,
-)
+from bidak.server.play.tables import RatedMatchRow, UnratedMatchRow
+from bidak.server.shared.store.models import PlayerRow
 from bidak.server.shared.store.rows import insert_rows
 from bidak.server.tournaments.grace_queries import arena_absences, knockout_grace
 from bidak.server.tournaments.step_queries import (
@@ -38,6 +34,7 @@ from bidak.server.tournaments.step_queries import (
     save_entrant,
     tournament_row,
 )
+from bidak.server.tournaments.tables import TournamentMatchRow
 
 __all__ = ["ACTIVE", "TournamentError"]  # the tournaments' refusal, as the rest imports it
 from bidak.tournament import (

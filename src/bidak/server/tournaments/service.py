@@ -35,9 +35,9 @@ from bidak.server.shared.bus import Bus, player_channel
 from bidak.server.shared.clocks import Clock
 from bidak.server.shared.settings import Settings
 from bidak.server.shared.store.db import Database, StorageError
-from bidak.server.shared.store.models import TournamentRow
 from bidak.server.tournaments import entry_queries, queries, whereabouts_queries
 from bidak.server.tournaments.queries import TournamentError
+from bidak.server.tournaments.tables import TournamentRow
 from bidak.tournament import arena, knockout
 
 log = logging.getLogger(__name__)

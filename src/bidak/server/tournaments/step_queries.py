@@ -9,13 +9,9 @@ from typing import Any, cast
 from sqlalchemy import Table, select, update
 from sqlalchemy.engine import Connection
 
+from bidak.server.play.tables import RoomRow
 from bidak.server.shared.refusal import Refusal
-from bidak.server.shared.store.models import (
-    EntrantRow,
-    RoomRow,
-    TournamentMatchRow,
-    TournamentRow,
-)
+from bidak.server.tournaments.tables import EntrantRow, TournamentMatchRow, TournamentRow
 from bidak.tournament import ArenaEntrant
 
 T = cast(Table, TournamentRow.__table__)

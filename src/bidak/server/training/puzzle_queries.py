@@ -11,7 +11,8 @@ from sqlalchemy import Table, func, insert, select, update
 from sqlalchemy.engine import Connection, Row
 
 from bidak.server.accounts import set_puzzle_rating
-from bidak.server.shared.store.models import CardRow, PlayerRow, PuzzleAnswerRow, PuzzleRow
+from bidak.server.shared.store.models import PlayerRow
+from bidak.server.training.tables import CardRow, PuzzleAnswerRow, PuzzleRow
 from bidak.training.glicko import Rating
 from bidak.training.puzzles import PUZZLE_START, gap, is_puzzle, is_right, nearest, settle
 

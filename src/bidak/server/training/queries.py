@@ -9,8 +9,8 @@ from typing import Any, cast
 from sqlalchemy import Table, and_, func, insert, select, update
 from sqlalchemy.engine import Connection, Row
 
-from bidak.server.shared.store.models import CardRow, DrillRow
 from bidak.server.training import puzzle_queries
+from bidak.server.training.tables import CardRow, DrillRow
 
 _CARDS = cast(Table, CardRow.__table__)
 _DRILLS = cast(Table, DrillRow.__table__)

@@ -19,7 +19,8 @@ from sqlalchemy import Table, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from bidak.economy import WELCOME_GIFT, CheckIn, Reason, check_in, debit
-from bidak.server.shared.store.models import LedgerRow, OwnedRow, PlayerRow
+from bidak.server.shared.store.models import PlayerRow
+from bidak.server.wallet.tables import LedgerRow, OwnedRow
 
 _PLAYERS = cast(Table, PlayerRow.__table__)
 _LEDGER = cast(Table, LedgerRow.__table__)

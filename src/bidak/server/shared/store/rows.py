@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from itertools import groupby
 from typing import cast
 
-from sqlalchemy import Table, insert, inspect
+from sqlalchemy import Table, exists, insert, inspect, update
 from sqlalchemy.engine import Connection
 
 from bidak.server.shared.store.models import Base
@@ -48,3 +48,21 @@ def insert_rows(connection: Connection, rows: Sequence[Base]) -> None:
     for (table, _), group in groupby(prepared, key=lambda one: (one[0], frozenset(one[1]))):
         batch = [values for _, values in group]
         connection.execute(insert(table), batch[0] if len(batch) == 1 else batch)
+
+
+def move_rows(
+    connection: Connection, table: Table, column: str, from_id: str, to_id: str, same: str
+) -> None:
+    """Give ``from_id``'s rows of ``table`` (by ``column``) to ``to_id``, except those for a
+    ``same`` value ``to_id`` already has a row for: they stay where they are, so nothing is
+    stored twice and nothing is deleted (a guest's history joining its account)."""
+    mine = table.alias("mine")
+    owner, place = table.c[column], table.c[same]
+    connection.execute(
+        update(table)
+        .where(
+            owner == from_id,
+            ~exists().where(mine.c[column] == to_id, mine.c[same] == place),
+        )
+        .values({column: to_id})
+    )

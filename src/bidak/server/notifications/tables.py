@@ -1,9 +1,9 @@
 """The notifications' own tables (their rows are read and written only by this capability's
-queries; migrations 0018 and 0019 create them)."""
+queries; migrations 0018, 0019 and 0021 create them)."""
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, ForeignKey, String
+from sqlalchemy import Boolean, Float, ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from bidak.server.shared.store.models import Base
@@ -19,3 +19,18 @@ class NotifyChoiceRow(Base):
     kind: Mapped[str] = mapped_column(String(16), primary_key=True)
     channel: Mapped[str] = mapped_column(String(8), primary_key=True)
     wanted: Mapped[bool] = mapped_column(Boolean)
+
+
+class LetterSentRow(Base):
+    """A notification letter the site decided to send, under a unique key: ``digest:<player>:
+    <day>`` for a day's digest, ``letter:<notification key>`` for a "time almost up" letter.
+    Stored in the transaction that decides to send, before the letter goes to the outbox, so
+    a second process, a retry or a restart finds it and sends nothing more; rows older than
+    a month are pruned (:data:`bidak.server.notifications.letter_queries.KEEP_SECONDS`)."""
+
+    __tablename__ = "letters_sent"
+
+    key: Mapped[str] = mapped_column(String(96), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    at: Mapped[float] = mapped_column(Float, index=True)

@@ -76,6 +76,9 @@ class OneClick:
             player_id = _unb64(who).decode("utf-8")
         except ValueError:  # not base64, or not UTF-8 (binascii.Error, UnicodeDecodeError)
             raise BadToken("this unsubscribe link is not valid") from None
-        if not hmac.compare_digest(given, self._signature(f"{version}.{who}.{kind}")):
+        canonical = _b64(given) == signature  # one spelling per token: no spare bits changed
+        if not canonical or not hmac.compare_digest(
+            given, self._signature(f"{version}.{who}.{kind}")
+        ):
             raise BadToken("this unsubscribe link is not valid")
         return Unsubscribe(player_id, kind)

@@ -8,6 +8,7 @@ token is a clear 400. No letter goes to a player without an address."""
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import AsyncIterator
 from email.message import EmailMessage
@@ -20,6 +21,7 @@ import pytest
 from sqlalchemy import update
 
 from bidak.correspondence import DAY
+from bidak.server.notifications import Told
 from bidak.server.notifications.mailer import Mailer
 from bidak.server.shared.clocks import ManualClock
 from bidak.server.shared.settings import Settings
@@ -269,6 +271,26 @@ async def test_time_almost_up_letter_and_one_click_unsubscribe(
         assert await running.services.notifications.tell("time:test:3", late_id, "time", code)
         await quiet(running)
         assert len(smtp_sink.to(address)) == 2
+
+
+async def test_one_notification_is_one_letter_whoever_hands_it_over_and_how_often(
+    site: tuple[Running, ManualClock, Settings], smtp_sink: SmtpSink
+) -> None:
+    running, clock, settings = site
+    async with Client(running) as alice, Client(running) as bob:
+        await link_addresses(running, await player_id(alice), await player_id(bob))
+        code, late, _ = await correspondence(alice, bob, days=2)
+        await opt_in(late, "time")
+        told = Told("time:retried", await player_id(late), "time", code, clock.now())
+        async with running_server(settings, clock) as other:  # a second process
+            await asyncio.gather(
+                mailer(running).tell(told), mailer(other).tell(told), mailer(running).tell(told)
+            )
+            await mailer(other).tell(told)  # a retry later
+            await quiet(running, other)
+            assert mailer(running).sent + mailer(other).sent == 1
+        assert len(smtp_sink.letters) == 1
+        assert "Bidak: your time against" in str(smtp_sink.letters[0]["Subject"])
 
 
 async def test_a_forged_or_bad_unsubscribe_is_a_clear_400_and_changes_nothing(

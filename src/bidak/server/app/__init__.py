@@ -34,8 +34,9 @@ from bidak.server.mail.outbox import LogTransport, Outbox, SmtpConfig, SmtpTrans
 from bidak.server.matches import routes as matches
 from bidak.server.matchmaking import routes as quick_match
 from bidak.server.matchmaking.service import QuickMatch
-from bidak.server.notifications import Notifications
+from bidak.server.notifications import Notifications, unsubscribe_routes
 from bidak.server.notifications import routes as notifications
+from bidak.server.notifications.mailer import UNSUBSCRIBE_PATH, Mailer
 from bidak.server.play import games_routes, ws
 from bidak.server.play import routes as rooms
 from bidak.server.play.dice import new_seed
@@ -157,6 +158,11 @@ def create_app(
         training_service = Training(db, the_clock)
         notes = Notifications(db, the_clock)
         service.notify = fair.notify = notes.tell_quietly
+        # E-mail notifications (the digest, time almost up) need a way out for letters.
+        mailer = None
+        if outbox is not None:
+            mailer = Mailer(db, the_clock, notes, outbox, service, settings)
+            notes.add_channel(mailer.tell)
         app.state.services = Services(
             settings,
             db,
@@ -180,12 +186,15 @@ def create_app(
             notes,
             monitor,
             metrics,
+            mailer,
         )
         await sockets.start()
         await service.start()
         quick.start()
         tournaments.start()
         reviewer.start()
+        if mailer is not None:
+            mailer.start()
         db.start_checkpoints()
         collector = None
         if settings.gc_freeze_seconds is not None:
@@ -219,6 +228,8 @@ def create_app(
             await quick.stop()
             await tournaments.stop()
             await reviewer.stop()
+            if mailer is not None:
+                await mailer.stop()
             await accounts.close()
             if outbox is not None:
                 await outbox.close()
@@ -241,7 +252,8 @@ def create_app(
     # Without a public address, the one the server was told to listen on is its own too (the
     # unspecified 0.0.0.0 names no host; the address each request reached counts anyway).
     listening = () if settings.host in ("0.0.0.0", "::", "") else (settings.host,)
-    app.site = SiteCheck(settings.public_url, listening)
+    # The one-click unsubscribe comes from a mail provider: its signed token authorises it.
+    app.site = SiteCheck(settings.public_url, listening, signed=(UNSUBSCRIBE_PATH,))
     # Innermost first: the body's bounds run inside the site check (whose refusals read no
     # body), and configure() sets this process's bounds on request heads (http_limits).
     http_limits.configure(settings)
@@ -263,6 +275,7 @@ def create_app(
     app.include_router(identity.router)
     app.include_router(fairplay.router)
     app.include_router(notifications.router)
+    app.include_router(unsubscribe_routes.router)
     app.include_router(ws.router)
     app.include_router(metrics_router)
 

@@ -17,6 +17,7 @@ from bidak.server.fairplay.reviewer import Reviewer
 from bidak.server.fairplay.service import FairPlay
 from bidak.server.matchmaking.service import QuickMatch
 from bidak.server.notifications import Notifications
+from bidak.server.notifications.mailer import Mailer
 from bidak.server.play.service import RoomService
 from bidak.server.play.storage import Store
 from bidak.server.shared.bus import Bus
@@ -62,3 +63,6 @@ class Services:
     """The event loop's lag and the collector's pauses (:mod:`bidak.server.shared.loop_monitor`)."""
     metrics: Metrics | None = None
     """The series of ``/metrics``, when ``BIDAK_METRICS`` serves them."""
+    mailer: Mailer | None = None
+    """E-mail notifications (the daily digest, time almost up); None without a way to send
+    letters (production without ``BIDAK_SMTP_URL``)."""

@@ -6,12 +6,14 @@ an SMTP URL (development) it writes the letter, link included, to the server log
 """
 
 from bidak.server.mail.addresses import BadAddress, masked, normalise
-from bidak.server.mail.letters import Language, Purpose, compose, language_of
+from bidak.server.mail.letters import LANGUAGES, Language, Letter, Purpose, compose, language_of
 from bidak.server.mail.outbox import Outbox
 
 __all__ = [
+    "LANGUAGES",
     "BadAddress",
     "Language",
+    "Letter",
     "Outbox",
     "Purpose",
     "compose",

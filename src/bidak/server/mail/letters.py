@@ -34,6 +34,9 @@ class Letter:
     subject: str
     text: str
     html: str
+    headers: tuple[tuple[str, str], ...] = ()
+    """Headers the letter carries besides From, To, Subject and Message-ID (a notification's
+    ``List-Unsubscribe``, RFC 8058)."""
 
 
 def language_of(code: str | None) -> Language:

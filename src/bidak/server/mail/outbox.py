@@ -81,6 +81,8 @@ def build_message(letter: Letter, sender: str, to: str) -> EmailMessage:
     message["Subject"] = letter.subject
     message["Message-ID"] = make_msgid(domain=sender.rpartition("@")[2] or None)
     message["Auto-Submitted"] = "auto-generated"
+    for name, value in letter.headers:
+        message[name] = value
     message.set_content(letter.text)
     message.add_alternative(letter.html, subtype="html")
     return message
@@ -141,6 +143,12 @@ class Outbox:
     @property
     def pending(self) -> int:
         return len(self._tasks)
+
+    async def flush(self) -> None:
+        """Wait until every letter handed over so far is delivered or given up (tests, and
+        a shutdown that may wait)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     async def close(self) -> None:
         """Stop: letters still waiting for a retry are dropped (and logged as such)."""

@@ -1,5 +1,5 @@
 """The notifications capability's own tables, read and written only by its queries (migrations
-0018 and 0019 create them)."""
+0018, 0019 and 0021 create them)."""
 
 from __future__ import annotations
 
@@ -33,3 +33,18 @@ class NotificationRow(Base):
     room: Mapped[str | None] = mapped_column(String(32), nullable=True)
     at: Mapped[float] = mapped_column(Float)
     read: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class LetterSentRow(Base):
+    """A notification letter the site decided to send, under a unique key: ``digest:<player>:
+    <day>`` for a day's digest, ``letter:<notification key>`` for a "time almost up" letter.
+    Stored in the transaction that decides to send, before the letter goes to the outbox, so
+    a second process, a retry or a restart finds it and sends nothing more; rows older than
+    a month are pruned (:data:`bidak.server.notifications.letter_queries.KEEP_SECONDS`)."""
+
+    __tablename__ = "letters_sent"
+
+    key: Mapped[str] = mapped_column(String(96), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    at: Mapped[float] = mapped_column(Float, index=True)

@@ -235,6 +235,10 @@ class Limits:
     mailbox receives at most, however many clients ask)."""
     email_client: Rule = Rule("email_client", 10 / 3600, 10)
     """Letters with a one-time link, by client address: 10 an hour."""
+    unsubscribes: Rule = Rule("unsubscribes", 1.0, 60)
+    """One-click unsubscribes (RFC 8058), by client address: 60 a minute in bursts of 60. A
+    mail provider posts them for all its users from few addresses, so the allowance is wide;
+    each also spends its player's ``changes``."""
 
     @classmethod
     def from_settings(cls, settings: Settings, limiter: Limiter) -> Limits:

@@ -8,7 +8,9 @@ WebSocket upgrade, and ``Sec-Fetch-Site`` on the requests of browsers from 2020 
 let through only when its ``Origin`` is the site's own, or, without an ``Origin``, when
 ``Sec-Fetch-Site`` says ``same-origin``; everything else is refused before any route runs. A
 state-changing request's body must be JSON (a form or ``text/plain`` body, which a page on
-another site can send without asking, is refused with 415).
+another site can send without asking, is refused with 415). The one exception is a path whose
+change a signed token in its address authorises, never a cookie (:attr:`SiteCheck.signed`:
+the one-click unsubscribe of a letter, RFC 8058, which a mail provider posts form-encoded).
 
 Every HTTP response also carries the page policy: a Content-Security-Policy that lets the page
 run only the site's own scripts and styles and connect only to the site and its WebSocket, no
@@ -111,9 +113,16 @@ class SiteCheck:
     empty: each request's own scheme and Host, for a host that is loopback, the address the
     request reached, or one of ``hosts`` (the address the server was told to listen on)."""
 
-    def __init__(self, public_url: str = "", hosts: Iterable[str] = ()) -> None:
+    def __init__(
+        self, public_url: str = "", hosts: Iterable[str] = (), signed: Iterable[str] = ()
+    ) -> None:
         self.public = origin_of(public_url) if public_url else None
         self.hosts = frozenset(h.strip("[]").lower() for h in hosts if h)
+        self.signed = frozenset(signed)
+        """Paths whose changes a signed token in the address authorises, never a cookie: the
+        one-click unsubscribe of RFC 8058, which a mail provider posts form-encoded, with no
+        Origin and no cookies. Their routes read no session, so another site's page gains
+        nothing by posting them; the origin and JSON checks are not made for them."""
         self._origins: dict[tuple[str, bytes | None, str], str | None] = {}
         self._headers: dict[tuple[str | None, bool], list[tuple[bytes, bytes]]] = {}
 
@@ -271,7 +280,7 @@ class SiteGuard:
                 message = {**message, "headers": [*own, *extra]}
             await send(message)
 
-        if scope["method"] in UNSAFE:
+        if scope["method"] in UNSAFE and scope["path"] not in site.signed:
             try:
                 site.check(scope)
                 _check_body(scope)

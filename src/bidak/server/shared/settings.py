@@ -142,6 +142,9 @@ class Settings(BaseSettings):
     vacation_days: int = Field(default=15, ge=0, le=366)
     """The vacation days each player has every calendar year: they stop the player's
     correspondence clocks (docs/correspondence.md)."""
+    digest_hour: int = Field(default=7, ge=0, le=23)
+    """The hour (UTC, 0-23) the daily e-mail digest of games waiting on a player goes out to
+    those who switched it on (docs/correspondence.md, "Notifications: e-mail")."""
     gc_freeze_seconds: float | None = Field(default=1.0, gt=0.0, le=3600.0)
     """How often what is alive is frozen out of Python's cyclic collector, which otherwise
     stalls every table under load (:mod:`bidak.server.shared.collector`, ``docs/performance.md``);

@@ -29,6 +29,8 @@ from bidak.server.community import routes as community
 from bidak.server.fairplay import routes as fairplay
 from bidak.server.fairplay.reviewer import Reviewer
 from bidak.server.fairplay.service import FairPlay
+from bidak.server.friends import Friends
+from bidak.server.friends import routes as friends
 from bidak.server.mail.outbox import LogTransport, Outbox, SmtpConfig, SmtpTransport
 from bidak.server.matches import routes as matches
 from bidak.server.matchmaking import routes as quick_match
@@ -154,6 +156,7 @@ def create_app(
         training_service = Training(db, the_clock)
         notes = Notifications(db, the_clock)
         service.notify = fair.notify = notes.tell_quietly
+        friends_service = Friends(db, service, the_clock, notes)
         app.state.services = Services(
             settings,
             db,
@@ -175,6 +178,7 @@ def create_app(
             reviewer,
             training_service,
             notes,
+            friends_service,
             monitor,
             metrics,
         )
@@ -260,6 +264,7 @@ def create_app(
     app.include_router(identity.router)
     app.include_router(fairplay.router)
     app.include_router(notifications.router)
+    app.include_router(friends.router)
     app.include_router(ws.router)
     app.include_router(metrics_router)
 

@@ -24,10 +24,12 @@ from typing import Any, cast
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
+from sqlalchemy.engine import Connection as DbConnection
 
 from bidak.fairplay.doors import MUTED
 from bidak.match import Player
 from bidak.server.accounts import COOKIE
+from bidak.server.friends import blocked_either
 from bidak.server.play.actor import deadline_json
 from bidak.server.play.deps import PlayServices
 from bidak.server.play.mute_queries import muted_by
@@ -84,8 +86,9 @@ class Connection:
         self._personal: asyncio.Task[None] | None = None
         self._oversized = 0
         self._muted: set[str] | None = None
-        """Whom this player muted, read at the first phrase heard after a join (most tables
-        never talk: no read on every join)."""
+        """Whom this player muted, blocked or was blocked by (their table talk is not passed
+        on), read at the first phrase heard after a join (most tables never talk: no read on
+        every join)."""
 
     async def send(self, message: Mapping[str, Any] | str) -> None:
         """Send a message (:mod:`bidak.server.play.wire.messages`), or its JSON text already."""
@@ -343,7 +346,7 @@ class Connection:
             self._muted = (
                 set()
                 if self.player is None
-                else await self.services.db.read(partial(muted_by, player_id=self.player.id))
+                else await self.services.db.read(partial(_silenced, player_id=self.player.id))
             )
         return self._muted
 
@@ -397,6 +400,12 @@ class Connection:
             self._subscription = None
         self.room = self.match = None
         self.version = 0
+
+
+def _silenced(connection: DbConnection, player_id: str) -> set[str]:
+    """The players whose table talk ``player_id`` does not hear: muted by them, and blocked
+    either way (``bidak.server.friends``)."""
+    return muted_by(connection, player_id) | blocked_either(connection, player_id)
 
 
 @router.websocket("/ws")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from bidak.server.shared.clocks import ManualClock
+from tests.web.a11y import audit, lines, prepare
 from tests.web.conftest import screenshot
 from tests.web.helpers import untranslated
 
@@ -52,7 +53,9 @@ def test_follow_challenge_accept_then_block(server: Any, pages: Any) -> None:
     running = server(clock=ManualClock())
     alice = pages.new(running.base, PHONE)
     bob = pages.new(running.base, PHONE)
+    found: list[dict[str, Any]] = []  # axe's serious and critical findings (issue 40)
     for page in (alice, bob):
+        prepare(page)
         page.goto("/")
         page.wait_for_selector("#header-bell")
     alice_id, bob_id = player_id(alice), player_id(bob)
@@ -66,6 +69,7 @@ def test_follow_challenge_accept_then_block(server: Any, pages: Any) -> None:
     profile(alice, bob_id)
     assert alice.get_attribute("#profile-follow", "data-i18n") == "friends.unfollow"
     screenshot(alice, "challenge-profile-phone")
+    found += audit(alice, "profile with follow, challenge, block")
 
     # Her friends page: Bob, online (his page asked the server a moment ago).
     alice.goto("/#/friends")
@@ -73,6 +77,7 @@ def test_follow_challenge_accept_then_block(server: Any, pages: Any) -> None:
     assert alice.get_attribute(f'.friend-item[data-friend="{bob_id}"]', "data-online") == "1"
     assert untranslated(alice) == []
     screenshot(alice, "challenge-friends-phone")
+    found += audit(alice, "friends")
 
     # The challenge: correspondence, 1 day a move, 3 points.
     profile(alice, bob_id)
@@ -82,6 +87,7 @@ def test_follow_challenge_accept_then_block(server: Any, pages: Any) -> None:
     alice.click('[data-name="challenge-length"] [data-value="3"]')
     assert not alice.query_selector('[data-name="challenge-time"]')  # no seconds by days
     screenshot(alice, "challenge-form-phone")
+    found += audit(alice, "challenge form")
     alice.click("#challenge-send")
     alice.wait_for_selector("#challenge-dialog", state="detached")
     alice.wait_for_selector('#profile-challenges [data-way="outgoing"]')
@@ -103,6 +109,7 @@ def test_follow_challenge_accept_then_block(server: Any, pages: Any) -> None:
     in_view(bob, "#challenges-incoming [data-accept]")
     assert untranslated(bob) == []
     screenshot(bob, "challenge-your-games-phone")
+    found += audit(bob, "your games with a challenge")
     bob.click("#challenges-incoming [data-accept]")
     bob_room = room_of(bob)
     bob.reload()
@@ -138,5 +145,7 @@ def test_follow_challenge_accept_then_block(server: Any, pages: Any) -> None:
     assert "cannot challenge" in refusal, refusal
     assert alice.get_attribute("#challenge-refused span", "data-i18n") == "refusal.blocked"
     screenshot(alice, "challenge-refused-phone")
+    found += audit(alice, "challenge refused")
+    assert not found, "\n".join([f"{len(found)} serious or critical:", *lines(found)])
     assert [e for e in pages.errors if "status of 403" not in e] == []
     pages.errors.clear()  # the browser logs the refused request

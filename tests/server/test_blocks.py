@@ -64,10 +64,12 @@ async def test_a_blocked_player_is_not_heard_at_the_table(
 
 async def test_quick_match_never_pairs_a_blocked_pair(database_url: str, tmp_path: Path) -> None:
     settings = server_settings(tmp_path, database_url=database_url)
-    async with running_server(settings, ManualClock()) as running:
+    clock = ManualClock()
+    async with running_server(settings, clock) as running:
         async with Client(running) as alice, Client(running) as bob, Client(running) as carol:
             await alice.http.put(f"/api/blocks/{await me(bob)}")
             assert (await alice.http.post("/api/quick", json=QUICK)).json()["waiting"] is True
+            await clock.advance(1)  # Alice has waited longest
             assert (await bob.http.post("/api/quick", json=QUICK)).json()["waiting"] is True
             await running.services.quick.pair_now()
             assert (await alice.http.get("/api/quick")).json()["waiting"] is True

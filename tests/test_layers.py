@@ -6,7 +6,8 @@ and no web or database library reaches the engine, the core or the pure rule pac
 indirectly), and the core (``rules``, ``match``, ``formats``, with ``bidak.errors`` and the
 package's ``__init__`` they load) importing nothing but the standard library and itself, the
 pure rule packages (``ratings``, ``economy``, ``pairing``, ``tournament``, ``fairplay``,
-``training``, ``correspondence``) nothing but the standard library and their own modules.
+``training``, ``correspondence``, ``challenges``) nothing but the standard library and their
+own modules.
 """
 
 from __future__ import annotations
@@ -22,7 +23,16 @@ PACKAGE = ROOT / "src" / "bidak"
 CORE = ("rules", "match", "formats")
 CORE_IMPORTABLE = {"bidak", *(f"bidak.{name}" for name in (*CORE, "errors"))}
 # Used by the server, importing nothing of Bidak's:
-PURE = ("ratings", "economy", "pairing", "tournament", "fairplay", "training", "correspondence")
+PURE = (
+    "ratings",
+    "economy",
+    "pairing",
+    "tournament",
+    "fairplay",
+    "training",
+    "correspondence",
+    "challenges",
+)
 
 
 def test_the_import_contracts_hold() -> None:

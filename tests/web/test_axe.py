@@ -2,11 +2,11 @@
 each language, fails on any serious or critical violation.
 
 The views: the lobby, the account, the shop, the leaderboard, the live list, a profile, the
-daily drill and puzzles (empty for a new player), the moderators' page (as a visitor who is not
-one), a tournament, the moderators' queue (a case held for a decision) and a case as a
-moderator sees them, the table with a checker to move, with a checker picked, with the roll or
-the double to choose, a typed play refused, the list of keys, the resign and forfeit dialogs,
-the match-over dialog, and the review of that match."""
+daily drill and puzzles (empty for a new player), the friends page, the moderators' page (as a
+visitor who is not one), a tournament, the moderators' queue (a case held for a decision) and a
+case as a moderator sees them, the table with a checker to move, with a checker picked, with the
+roll or the double to choose, a typed play refused, the list of keys, the resign and forfeit
+dialogs, the match-over dialog, and the review of that match."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from tests.web.helpers import movable, play_turn, set_language, start_practice, 
 from tests.web.helpers import wait_for_my_move_or_end as wait_turn
 
 REPORTS = Path(__file__).resolve().parents[2] / "artifacts" / "axe"
-PAGES = ["/account", "/shop", "/leaderboard", "/live", "/drill", "/puzzles", "/mod"]
+PAGES = ["/account", "/shop", "/leaderboard", "/live", "/drill", "/puzzles", "/mod", "/friends"]
 
 
 async def hold(running: Any, player_id: str) -> None:

@@ -5,7 +5,8 @@ someone who chose the same options. Among those, a seeker is paired with the nea
 within the allowed gap, which starts at :data:`START_GAP` rating points and widens by
 :data:`GAP_PER_SECOND` for every second the longer waiter of the two has waited, so nobody waits
 forever for a perfect match, and those who waited longest are served first. Nobody is paired
-with themselves, nor with an account either of the two has muted, and a player banned from
+with themselves, nor with an account either of the two has muted or blocked
+(``bidak.challenges``), and a player banned from
 rated play never meets one who expects a rated game (``bidak.fairplay.doors``; a player banned
 from play is never in the queue). After :data:`OFFER_AFTER`
 seconds without an opponent a seeker is offered a practice match against the bot level nearest
@@ -52,6 +53,8 @@ class Seeker:
     asked (``bidak.fairplay.LEAVER_WAIT``), and they meet nobody before it."""
     muted: frozenset[str] = field(default_factory=frozenset)
     """Accounts this player has muted."""
+    blocked: frozenset[str] = field(default_factory=frozenset)
+    """Accounts this player blocked, or that blocked this player: never met either way."""
     expects_rated: bool = False
     """A linked account with no ban: its games against another such account are rated."""
     unrated_only: bool = False
@@ -68,6 +71,8 @@ def may_meet(a: Seeker, b: Seeker, now: float) -> bool:
     if a.player == b.player or a.options != b.options:
         return False
     if a.player in b.muted or b.player in a.muted:
+        return False
+    if a.player in b.blocked or b.player in a.blocked:
         return False
     if (a.unrated_only and b.expects_rated) or (b.unrated_only and a.expects_rated):
         return False

@@ -382,7 +382,7 @@ export interface Vacation {
 
 export interface Note {
   id: number;
-  kind: "turn" | "time" | "over" | "moderator" | "tournament";
+  kind: "turn" | "time" | "over" | "moderator" | "tournament" | "challenge" | "accepted" | "declined";
   room: string | null;
   at: number;
   read: boolean;
@@ -391,6 +391,63 @@ export interface Note {
 export interface Notes {
   unread: number;
   notes: Note[];
+}
+
+/** GET /api/friends: a player you follow (issue 38). */
+export interface Friend {
+  id: string;
+  name: string;
+  rating: number;
+  guest: boolean;
+  /** seen in the last 10 minutes */
+  online: boolean;
+  /** at a live table whose match is in play */
+  playing: boolean;
+  /** that table, when anybody may watch it */
+  room: string | null;
+}
+
+export interface FoundPlayer {
+  id: string;
+  name: string;
+  rating: number;
+}
+
+/** A friend room's options, as a challenge carries them. */
+export interface ChallengeOptions {
+  length: number;
+  cube: boolean;
+  move_seconds: number;
+  days_per_move: number | null;
+  opening: string;
+  timeout_policy: string;
+  rated: boolean;
+  private: boolean;
+}
+
+export interface Challenge {
+  id: string;
+  /** the other player: the challenger of an incoming one, the challenged of an outgoing one */
+  player_id: string;
+  name: string;
+  created: number;
+  expires: number;
+  options: ChallengeOptions;
+}
+
+export interface Challenges {
+  now: number;
+  incoming: Challenge[];
+  outgoing: Challenge[];
+}
+
+/** GET /api/friends/{id}: what you and that player are to each other. */
+export interface Relation {
+  following: boolean;
+  blocking: boolean;
+  online: boolean;
+  incoming: Challenge[];
+  outgoing: Challenge[];
 }
 
 export interface YourGames {

@@ -30,6 +30,8 @@ from bidak.server.community import routes as community
 from bidak.server.fairplay import routes as fairplay
 from bidak.server.fairplay.reviewer import Reviewer
 from bidak.server.fairplay.service import FairPlay
+from bidak.server.friends import Friends
+from bidak.server.friends import routes as friends
 from bidak.server.mail.outbox import LogTransport, Outbox, SmtpConfig, SmtpTransport
 from bidak.server.matches import routes as matches
 from bidak.server.matchmaking import routes as quick_match
@@ -163,6 +165,7 @@ def create_app(
         if outbox is not None:
             mailer = Mailer(db, the_clock, notes, outbox, service, settings)
             notes.add_channel(mailer.tell)
+        friends_service = Friends(db, service, the_clock, notes)
         app.state.services = Services(
             settings,
             db,
@@ -184,6 +187,7 @@ def create_app(
             reviewer,
             training_service,
             notes,
+            friends_service,
             monitor,
             metrics,
             mailer,
@@ -276,6 +280,7 @@ def create_app(
     app.include_router(fairplay.router)
     app.include_router(notifications.router)
     app.include_router(unsubscribe_routes.router)
+    app.include_router(friends.router)
     app.include_router(ws.router)
     app.include_router(metrics_router)
 

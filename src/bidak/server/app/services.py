@@ -15,6 +15,7 @@ from bidak.server.accounts.tokens import Signer
 from bidak.server.analysis.analyst import Analyst
 from bidak.server.fairplay.reviewer import Reviewer
 from bidak.server.fairplay.service import FairPlay
+from bidak.server.friends import Friends
 from bidak.server.matchmaking.service import QuickMatch
 from bidak.server.notifications import Notifications
 from bidak.server.notifications.mailer import Mailer
@@ -59,6 +60,8 @@ class Services:
     training: Training
     notifications: Notifications
     """The notification centre's rows (issue 38)."""
+    friends: Friends
+    """Follows, blocks and challenges (issue 38)."""
     monitor: LoopMonitor | None = None
     """The event loop's lag and the collector's pauses (:mod:`bidak.server.shared.loop_monitor`)."""
     metrics: Metrics | None = None

@@ -12,6 +12,7 @@ from sqlalchemy.engine import Connection
 from bidak.fairplay.doors import Standing
 from bidak.match import RuleSet, TimeoutPolicy
 from bidak.pairing import Options, Seeker, pair
+from bidak.server.friends import blocked_pairs
 from bidak.server.matchmaking.tables import QueueRow
 from bidak.server.play.tables import MuteRow
 from bidak.server.shared.store.models import PlayerRow
@@ -137,7 +138,8 @@ def mark_offered(connection: Connection, player_id: str) -> bool:
 
 
 def seekers(connection: Connection) -> list[tuple[Seeker, bool]]:
-    """Everybody waiting who may be paired (with whom they muted, and whether they expect a
+    """Everybody waiting who may be paired (with whom they muted, whom they blocked or were
+    blocked by (``bidak.server.friends``), and whether they expect a
     rated game or may play unrated ones only), and whether each was offered a bot. A player
     banned from play is left out: the door check refuses them the queue, and a ban that came
     while they waited (or a guest's, carried into the account at a sign-in) keeps them out of
@@ -145,8 +147,10 @@ def seekers(connection: Connection) -> list[tuple[Seeker, bool]]:
     muted: dict[str, set[str]] = {}
     for row in connection.execute(select(_MUTES.c.player_id, _MUTES.c.muted_id)):
         muted.setdefault(row.player_id, set()).add(row.muted_id)
+    waiting = connection.execute(_WAITING).all()
+    blocked = blocked_pairs(connection, [row.player_id for row in waiting])
     found = []
-    for row in connection.execute(_WAITING):
+    for row in waiting:
         standing = Standing(
             guest=row.email is None, banned=bool(row.play_ban), rated_ban=bool(row.rated_ban)
         )
@@ -159,6 +163,7 @@ def seekers(connection: Connection) -> list[tuple[Seeker, bool]]:
             options,
             row.since,
             frozenset(muted.get(row.player_id, ())),
+            blocked=frozenset(blocked.get(row.player_id, ())),
             expects_rated=standing.expects_rated,
             unrated_only=standing.rated_ban,
         )

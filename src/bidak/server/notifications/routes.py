@@ -16,8 +16,14 @@ router = APIRouter(tags=["notifications"])
 
 class NoteOut(BaseModel):
     id: int
-    kind: str = Field(description="turn, time (almost up), over, moderator or tournament")
-    room: str | None = Field(description="the table a tap opens (/#/r/<room>); null: none")
+    kind: str = Field(
+        description="turn, time (almost up), over, moderator, tournament, challenge (you were"
+        " challenged), accepted or declined (your challenge)"
+    )
+    room: str | None = Field(
+        description="the table a tap opens (/#/room/<room>); null: none (a challenge opens"
+        " 'Your games', a declined one the friends page)"
+    )
     at: float = Field(description="when (server time)")
     read: bool
 

@@ -15,11 +15,13 @@ from bidak.server.shared.store.db import Database, KeyTaken
 
 log = logging.getLogger(__name__)
 
-KINDS = ("turn", "time", "over", "moderator", "tournament")
+KINDS = ("turn", "time", "over", "moderator", "tournament", "challenge", "accepted", "declined")
 """What a notification may say: your turn in a correspondence match, its time almost up (80%
 of the allowance passed), a match over, a
-moderator's decision on you, a tournament of yours starting (the client's catalogs, keys
-``notify.<kind>``)."""
+moderator's decision on you, a tournament of yours starting, a player challenged you (no
+room: a tap opens 'Your games', where the challenge is answered), your challenge was accepted
+(the new room) or declined (no room: a tap opens the friends page) (the client's catalogs,
+keys ``notify.<kind>``)."""
 
 
 CHANNELS: dict[str, tuple[str, ...]] = {

@@ -9,6 +9,7 @@ messages (``wire/``), and the rooms' and matches' queries.
 
 from bidak.server.play.deps import PlayDep, PlayServices
 from bidak.server.play.dice import all_dice
+from bidak.server.play.options import FriendOptions
 from bidak.server.play.room import (
     TOURNAMENT_ENDS,
     RoomError,
@@ -31,6 +32,7 @@ from bidak.server.play.wire.messages import (
 
 __all__ = [
     "TOURNAMENT_ENDS",
+    "FriendOptions",
     "PlayDep",
     "PlayServices",
     "QuickMessage",

@@ -9,6 +9,7 @@ from typing import cast
 from sqlalchemy import Table, delete, insert, select
 from sqlalchemy.engine import Connection
 
+from bidak.server.friends import blocked_either
 from bidak.server.play.tables import MuteRow
 
 _MUTES = cast(Table, MuteRow.__table__)
@@ -36,3 +37,9 @@ def muted_by(connection: Connection, player_id: str) -> set[str]:
     """The ids of the players ``player_id`` muted."""
     rows = connection.execute(select(_MUTES.c.muted_id).where(_MUTES.c.player_id == player_id))
     return {row.muted_id for row in rows}
+
+
+def silenced(connection: Connection, player_id: str) -> set[str]:
+    """The players whose table talk ``player_id`` does not hear: muted by them, and blocked
+    either way (``bidak.server.friends``)."""
+    return muted_by(connection, player_id) | blocked_either(connection, player_id)

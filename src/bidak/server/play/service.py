@@ -166,6 +166,40 @@ class RoomService:
             private=options.private,
         )
 
+    async def create_challenge_room(
+        self, code: str, seats: tuple[str, str], options: FriendOptions
+    ) -> Room:
+        """The friend room ``code`` an accepted challenge made, both seats taken (the
+        challenger in seat 0), its match started: made and started once however often asked
+        (a second accept, or the mend of a crash between the accept and the room, finds it)."""
+        room = await self.store.room(code)
+        if room is None:
+            try:
+                room = await self._seated_friend(code, seats, options)
+            except Exception:
+                room = await self.store.room(code)  # made meanwhile by the other request
+                if room is None:
+                    raise
+        if room.match_id is None:
+            room = await self.actor.start_match(room, rules_from_json(room.rules))
+        return room
+
+    async def _seated_friend(
+        self, code: str, seats: tuple[str, str], options: FriendOptions
+    ) -> Room:
+        """A friend room ``code`` with both seats taken, without its match yet."""
+        return await self.new_room(
+            seats[0],
+            RoomKind.FRIEND,
+            options.rules(),
+            seats=seats,
+            code=code,
+            move_seconds=options.seconds_per_move,
+            days_per_move=options.days_per_move,
+            rated=options.rated,
+            private=options.private,
+        )
+
     async def create_quicks(self, choose: ChoosePairs) -> list[Room]:
         """Rated rooms for the pairs quick match pairs, stored in one transaction with their
         matches, then each match started (its opening roll), all at once; the rooms, in the

@@ -30,7 +30,7 @@ from bidak.match import Player
 from bidak.server.accounts import COOKIE
 from bidak.server.play.actor import deadline_json
 from bidak.server.play.deps import PlayServices
-from bidak.server.play.mute_queries import muted_by
+from bidak.server.play.mute_queries import silenced
 from bidak.server.play.protocol import ClientMessage, Intent, Join, Ping, Talk, to_action
 from bidak.server.play.room import RoomError, RoomKind, room_channel, seat_of
 from bidak.server.play.routes import seat_infos
@@ -84,8 +84,9 @@ class Connection:
         self._personal: asyncio.Task[None] | None = None
         self._oversized = 0
         self._muted: set[str] | None = None
-        """Whom this player muted, read at the first phrase heard after a join (most tables
-        never talk: no read on every join)."""
+        """Whom this player muted, blocked or was blocked by (their table talk is not passed
+        on), read at the first phrase heard after a join (most tables never talk: no read on
+        every join)."""
 
     async def send(self, message: Mapping[str, Any] | str) -> None:
         """Send a message (:mod:`bidak.server.play.wire.messages`), or its JSON text already."""
@@ -343,7 +344,7 @@ class Connection:
             self._muted = (
                 set()
                 if self.player is None
-                else await self.services.db.read(partial(muted_by, player_id=self.player.id))
+                else await self.services.db.read(partial(silenced, player_id=self.player.id))
             )
         return self._muted
 

@@ -225,6 +225,8 @@ class Limits:
     """Share pictures not drawn before, by client address: 30 a minute."""
     tournaments: Rule = Rule("tournaments", 3 / 3600, 3)
     """Tournaments made, by player: 3 an hour."""
+    challenges: Rule = Rule("challenges", 10 / 3600, 10)
+    """Challenges made, by player: 10 an hour (``bidak.challenges.PER_HOUR``)."""
     talk: Rule = Rule("talk", 1 / 3, 1)
     """Table talk phrases, by player: one every 3 seconds."""
     email_address: Rule = Rule("email_address", 3 / 3600, 3)

@@ -2,7 +2,7 @@
 // HTTP calls of docs/protocol.md (plus the hint and review endpoints).
 
 /**
- * @import { Access, AuditEntry, CheckIn, HintAnswer, HistoryItem, Leaderboard, LiveGame, Notes, Vacation, YourGames, MatchRating, Me, ModCase,
+ * @import { Access, AuditEntry, Challenges, CheckIn, FoundPlayer, Friend, Relation, HintAnswer, HistoryItem, Leaderboard, LiveGame, Notes, Vacation, YourGames, MatchRating, Me, ModCase,
  *   ModCaseDetail, PlayerProfile, QuickOptions, QuickStatus, RematchAnswer, ReportReason, Review, RoomInfo, Shop,
  *   Wallet, MatchEvents, NextMatch, TournamentList, TournamentView, MyTournaments, TableTournament, Drill, DrillVerdict, TrainingSummary,
  *   TutorAdvice, PuzzleSummary, NextPuzzle, PuzzleVerdict } from "./types.js"
@@ -29,7 +29,7 @@ export function statusOf(/** @type {unknown} */ error) {
 }
 
 /** The refusals of the server's door check (docs/security.md), each with its `refusal.<code>` text. */
-const DOORS = ["banned", "rated_banned", "guest", "muted"];
+const DOORS = ["banned", "rated_banned", "guest", "muted", "blocked"];
 
 /**
  * The text key of a refusal by the server's door check (a ban, a mute, a guest), or `fallback`.
@@ -79,6 +79,8 @@ export async function call(method, path, body, extraHeaders = {}) {
 const room = (/** @type {string} */ code) => `/api/rooms/${encodeURIComponent(code)}`;
 const match = (/** @type {string} */ id) => `/api/matches/${encodeURIComponent(id)}`;
 const tour = (/** @type {string} */ id) => `/api/tournaments/${encodeURIComponent(id)}`;
+const friend = (/** @type {string} */ id) => `/api/friends/${encodeURIComponent(id)}`;
+const challenge = (/** @type {string} */ id) => `/api/challenges/${encodeURIComponent(id)}`;
 
 export const api = {
   me: () => /** @type {Promise<Me>} */ (call("GET", "/api/me")),
@@ -130,6 +132,24 @@ export const api = {
   unreadNotes: () => /** @type {Promise<{ unread: number }>} */ (call("GET", "/api/notifications/unread")),
   markRead: (/** @type {number[] | null} */ ids) =>
     /** @type {Promise<{ unread: number }>} */ (call("POST", "/api/notifications/read", ids ? { ids } : {})),
+  // Friends, challenges and blocks (issue 38)
+  friends: () => /** @type {Promise<{ friends: Friend[] }>} */ (call("GET", "/api/friends")),
+  searchPlayers: (/** @type {string} */ name) =>
+    /** @type {Promise<{ players: FoundPlayer[] }>} */ (
+      call("GET", `/api/friends/search?name=${encodeURIComponent(name)}`)
+    ),
+  relation: (/** @type {string} */ id) => /** @type {Promise<Relation>} */ (call("GET", friend(id))),
+  follow: (/** @type {string} */ id, /** @type {boolean} */ on) =>
+    /** @type {Promise<Relation>} */ (call(on ? "PUT" : "DELETE", friend(id))),
+  block: (/** @type {string} */ id, /** @type {boolean} */ on) =>
+    /** @type {Promise<Relation>} */ (call(on ? "PUT" : "DELETE", `/api/blocks/${encodeURIComponent(id)}`)),
+  challenges: () => /** @type {Promise<Challenges>} */ (call("GET", "/api/challenges")),
+  challenge: (/** @type {string} */ to, /** @type {Record<string, unknown>} */ options) =>
+    call("POST", "/api/challenges", { ...options, to }),
+  acceptChallenge: (/** @type {string} */ id) =>
+    /** @type {Promise<{ room: string }>} */ (call("POST", `${challenge(id)}/accept`)),
+  declineChallenge: (/** @type {string} */ id) => call("POST", `${challenge(id)}/decline`),
+  cancelChallenge: (/** @type {string} */ id) => call("DELETE", challenge(id)),
   // Tournaments (issue 27)
   tournaments: () => /** @type {Promise<TournamentList>} */ (call("GET", "/api/tournaments")),
   tournament: (/** @type {string} */ id) => /** @type {Promise<TournamentView>} */ (call("GET", tour(id))),

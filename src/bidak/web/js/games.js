@@ -4,9 +4,12 @@
 // the score, the time left and a board thumbnail; and the header's badge, the count of games
 // waiting on the viewer, asked again on every route and every 30 s; and the vacation card
 // (days left this year, take some: the correspondence clocks stop meanwhile) with the
-// auto-roll switch (off by default: a roll and a single legal play are the player's taps).
+// auto-roll switch (off by default: a roll and a single legal play are the player's taps);
+// above them, the open challenges to the viewer (accept, decline) and theirs (withdraw).
 import { api, statusOf } from "./api.js";
+import { challengesCard } from "./challenges.js";
 import { button, clear, h, raw, s, tx } from "./dom.js";
+import { t } from "./i18n.js";
 import { formatClock, segmented, toast } from "./ui.js";
 
 /** @import { Vacation, YourGame, YourGames } from "./types.js" */
@@ -163,6 +166,7 @@ export function mountGames(
 ) {
   let gone = false;
   const autoRoll = autoRollRow();
+  const challenges = challengesCard({ navigate });
   /** @type {Vacation | null} */
   let vacation = null;
   /** @type {YourGames | null} */
@@ -190,7 +194,13 @@ export function mountGames(
           "div",
           { class: "page-bar" },
           button("nav.back", () => navigate("/"), { class: "btn ghost small", id: "page-back" }),
+          h(
+            "a",
+            { class: "btn ghost small", href: "#/friends", id: "link-friends-games", "data-i18n": "nav.friends" },
+            t("nav.friends"),
+          ),
         ),
+        challenges,
         h(
           "section",
           { class: "card" },

@@ -3,7 +3,7 @@
 // #/ lobby · #/room/CODE table · #/review/MATCH review · #/shop the coins shop ·
 // #/leaderboard · #/live · #/player/ID · #/t/ID a tournament · #/account account · #/mod,
 // #/mod/ID the moderators' queue and a case · #/drill the daily drill · #/puzzles puzzles ·
-// #/games your unfinished games · #/notifications the notification centre; the page an e-mail link opens
+// #/games your unfinished games · #/notifications the notification centre · #/friends friends; the page an e-mail link opens
 // (/auth/email?token=...) is emaillink.js's, outside the router.
 // The first view is drawn while the module runs, before any network answer: the lobby shows
 // its cards at once and fills in the account when /api/me answers. Every other request waits
@@ -14,6 +14,7 @@ import { mountShop } from "./coins.js";
 import { clear, h, tx } from "./dom.js";
 import { mountDrill } from "./drill.js";
 import { mountEmailLink } from "./emaillink.js";
+import { mountFriends } from "./friends.js";
 import { mountGames, refreshBadge } from "./games.js";
 import { defaultLanguage, LANGUAGES, language, onLanguage, setLanguage, t } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
@@ -111,6 +112,7 @@ function route() {
   const puzzles = hash === "/puzzles";
   const games = hash === "/games";
   const notes = hash === "/notifications";
+  const friends = hash === "/friends";
   const community = /^\/(leaderboard|live)$/.exec(hash) || /^\/(player)\/([A-Za-z0-9_-]+)$/.exec(hash);
   /** @param {Me | null} x */
   const setMe = (x) => {
@@ -125,19 +127,21 @@ function route() {
         ? tournament
           ? "tournament"
           : "shop"
-        : drill || puzzles || games || notes
-          ? games || notes
-            ? games
-              ? "games"
-              : "notifications"
-            : "drill"
-          : community
-            ? community[1]
-            : mod
-              ? "mod"
-              : account
-                ? "account"
-                : "lobby";
+        : friends
+          ? "friends"
+          : drill || puzzles || games || notes
+            ? games || notes
+              ? games
+                ? "games"
+                : "notifications"
+              : "drill"
+            : community
+              ? community[1]
+              : mod
+                ? "mod"
+                : account
+                  ? "account"
+                  : "lobby";
   if (!room || !document.body.dataset.room || document.body.dataset.room !== room[1]) window.scrollTo(0, 0);
   document.body.dataset.room = room ? room[1] : "";
   const mine = ++routed;
@@ -146,7 +150,19 @@ function route() {
     return;
   }
   if (!LINK_PAGE) session.then(refreshBadge).then(refreshBell);
-  if (!room && !review && !shop && !drill && !puzzles && !games && !notes && !community && !tournament && !mod) {
+  if (
+    !room &&
+    !review &&
+    !shop &&
+    !drill &&
+    !puzzles &&
+    !games &&
+    !notes &&
+    !friends &&
+    !community &&
+    !tournament &&
+    !mod
+  ) {
     unmount = mountLobby(main, { navigate, me: () => me, setMe, session });
     return;
   }
@@ -160,6 +176,7 @@ function route() {
     else if (puzzles) unmount = mountPuzzles(main, { navigate });
     else if (games) unmount = mountGames(main, { navigate });
     else if (notes) unmount = mountNotifications(main, { navigate });
+    else if (friends) unmount = mountFriends(main, { navigate });
     else if (review) unmount = mountReview(main, review[1], { navigate });
     else if (mod) {
       const context = { navigate, me: () => me };
@@ -167,7 +184,7 @@ function route() {
     } else if (!community) return;
     else if (community[1] === "leaderboard") unmount = mountLeaderboard(main, { navigate });
     else if (community[1] === "live") unmount = mountLive(main, { navigate });
-    else unmount = mountPlayer(main, community[2], { navigate });
+    else unmount = mountPlayer(main, community[2], { navigate, me: () => me });
   });
 }
 

@@ -1,6 +1,7 @@
 // @ts-check
 // The notification centre (#/notifications, issue 38): the newest first, the unread ones
-// marked; a tap marks one read and opens its table; "mark all read". The header's bell shows
+// marked; a tap marks one read and opens its table ('Your games' for a challenge, where it is
+// answered; the friends page for a declined one); "mark all read". The header's bell shows
 // the unread count (GET /api/notifications/unread), asked again on every route and every 30 s.
 import { api } from "./api.js";
 import { button, clear, h, raw, tx } from "./dom.js";
@@ -69,7 +70,10 @@ export function mountNotifications(
     } catch {
       // the table opens anyway; the note stays unread
     }
+    // A challenge is answered in 'Your games'; a declined one's news leads to the friends.
     if (note.room) navigate(`/room/${note.room}`);
+    else if (note.kind === "challenge") navigate("/games");
+    else if (note.kind === "declined") navigate("/friends");
     else load();
   };
   const readAll = async () => {

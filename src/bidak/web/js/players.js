@@ -1,8 +1,9 @@
 // @ts-check
 // The community pages: #/leaderboard (the top 100 and your rank), #/live (matches in play,
-// tap to watch) and #/player/ID (a profile). Names are data: always text nodes, never markup.
+// tap to watch) and #/player/ID (a profile, with follow, challenge and block: friends.js). Names are data: always text nodes, never markup.
 import { api, statusOf } from "./api.js";
 import { button, clear, h, raw, tx } from "./dom.js";
+import { relationCard } from "./friends.js";
 import { onLanguage, t } from "./i18n.js";
 
 /** @import { Leaderboard, LiveGame, PlayerProfile, TournamentResult, Trophy } from "./types.js" */
@@ -236,7 +237,7 @@ export function mountLive(/** @type {HTMLElement} */ root, /** @type {Nav} */ { 
 export function mountPlayer(
   /** @type {HTMLElement} */ root,
   /** @type {string} */ id,
-  /** @type {Nav} */ { navigate },
+  /** @type {Nav & { me: () => { id: string } | null }} */ { navigate, me },
 ) {
   return page(root, {
     navigate,
@@ -302,6 +303,7 @@ export function mountPlayer(
           ),
         ),
       ),
+      ...(me()?.id === p.id ? [] : [relationCard({ id: p.id, name: p.name }, { navigate })]),
       tournamentsCard(p),
       h(
         "section",

@@ -357,6 +357,7 @@ export function quickMatch({ navigate, session, me }) {
         { class: "community-links" },
         h("a", { href: "#/leaderboard", id: "link-leaderboard", "data-i18n": "nav.leaderboard" }, t("nav.leaderboard")),
         h("a", { href: "#/live", id: "link-live", "data-i18n": "nav.live" }, t("nav.live")),
+        h("a", { href: "#/friends", id: "link-friends", "data-i18n": "nav.friends" }, t("nav.friends")),
         who
           ? h(
               "a",

@@ -5,7 +5,7 @@
   it, so two processes, a retry or a restart send it once.
 
 Revision ID: 0021
-Revises: 0019
+Revises: 0020
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0021"
-down_revision = "0019"
+down_revision = "0020"
 branch_labels = None
 depends_on = None
 

@@ -25,6 +25,7 @@ from bidak.server.accounts.player_queries import (
     sessions_of,
 )
 from bidak.server.mail import Purpose
+from bidak.server.shared.forgetting import Forgetting
 from bidak.server.shared.store.models import (
     EmailLinkRow,
     LedgerRow,
@@ -140,9 +141,14 @@ def set_email(connection: Connection, player_id: str, email: str | None) -> None
 # -- deleting -------------------------------------------------------------------------------
 
 
-def delete_account(connection: Connection, player_id: str, at: datetime) -> None:
-    """Forget who the player was: name, address, sessions, looks and queue entry go; match
-    records stay readable for the opponents, under the name "deleted player"."""
+def delete_account(
+    connection: Connection, player_id: str, at: datetime, forgetting: Forgetting | None = None
+) -> None:
+    """Forget who the player was: name, address, sessions, looks and queue entry go, and what
+    the capabilities above registered in ``forgetting`` (:mod:`bidak.server.shared.forgetting`);
+    match records stay readable for the opponents, under the name "deleted player"."""
+    if forgetting is not None:
+        forgetting.run(connection, player_id)
     end_all(connection, player_id)
     connection.execute(delete(_QUEUE).where(_QUEUE.c.player_id == player_id))
     connection.execute(delete(_LINKS).where(_LINKS.c.player_id == player_id))
@@ -193,6 +199,7 @@ def confirm(
     player_id: str | None,
     session: str | None,
     device: str,
+    forgetting: Forgetting | None = None,
 ) -> tuple[Confirmed, str]:
     """Check the link of ``token``, use it and do what it says, in the caller's transaction
     (all or nothing: a refusal leaves the link unused); what it did, and for an address change
@@ -219,7 +226,7 @@ def confirm(
             set_email(connection, owner.id, None)
         return Confirmed(purpose, owner.id, None), link.email
     if purpose is Purpose.DELETE_ACCOUNT:
-        delete_account(connection, owner.id, at)
+        delete_account(connection, owner.id, at, forgetting)
         return Confirmed(purpose, None, None), ""
     # Sign in: this browser now belongs to the owner; a guest it held joins the account.
     merged = 0

@@ -32,6 +32,7 @@ from bidak.server.accounts.queries import Confirmed, LinkRefused, NotYours
 from bidak.server.accounts.tokens import BadToken, ExpiredToken, Signer
 from bidak.server.mail import BadAddress, Language, Outbox, Purpose, compose, masked, normalise
 from bidak.server.shared.clocks import Clock
+from bidak.server.shared.forgetting import Forgetting
 from bidak.server.shared.limiter import Limits
 from bidak.server.shared.sockets import RENEWED, SIGNED_OUT, SocketCap
 from bidak.server.shared.store.db import Database
@@ -68,8 +69,11 @@ class Accounts:
         limits: Limits,
         signer: Signer,
         sockets: SocketCap | None = None,
+        forgetting: Forgetting | None = None,
     ) -> None:
         self.db, self.outbox, self.clock, self.limits = db, outbox, clock, limits
+        self.forgetting = forgetting or Forgetting()
+        """What the capabilities above delete with an account (``shared/forgetting.py``)."""
         self.signer = signer
         self.sockets = sockets
         """Where an ended session's WebSockets are closed, in every process (None: nowhere)."""
@@ -266,7 +270,9 @@ class Accounts:
         if player.email is not None:
             raise AccountError(409, "Confirm with the link sent to your e-mail address")
         at = datetime.fromtimestamp(self.clock.now(), UTC)
-        await self.db.write(partial(queries.delete_account, player_id=player.id, at=at))
+        await self.db.write(
+            partial(queries.delete_account, player_id=player.id, at=at, forgetting=self.forgetting)
+        )
         await self._ended(player=player.id)
 
     # -- opening a link ------------------------------------------------------------------------
@@ -310,6 +316,7 @@ class Accounts:
             player_id=None if player is None else player.id,
             session=session,
             device=device,
+            forgetting=self.forgetting,
         )
         try:
             result, carried = await self.db.write(work)

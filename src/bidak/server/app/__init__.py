@@ -33,7 +33,8 @@ from bidak.server.mail.outbox import LogTransport, Outbox, SmtpConfig, SmtpTrans
 from bidak.server.matches import routes as matches
 from bidak.server.matchmaking import routes as quick_match
 from bidak.server.matchmaking.service import QuickMatch
-from bidak.server.notifications import Notifications
+from bidak.server.notifications import Notifications, Push, Vapid, push_routes, site_key, subject_of
+from bidak.server.notifications import forget as forget_notifications
 from bidak.server.notifications import routes as notifications
 from bidak.server.play import games_routes, ws
 from bidak.server.play import routes as rooms
@@ -45,11 +46,13 @@ from bidak.server.shared.assets import WebFiles
 from bidak.server.shared.bus import bus_from_url
 from bidak.server.shared.clocks import Clock, SystemClock
 from bidak.server.shared.collector import Collector
+from bidak.server.shared.forgetting import Forgetting
 from bidak.server.shared.http_limits import BodyGuard
 from bidak.server.shared.limiter import Limits, limiter_for
 from bidak.server.shared.loop_monitor import LoopMonitor
 from bidak.server.shared.metrics import Metrics, Sources
 from bidak.server.shared.metrics import router as metrics_router
+from bidak.server.shared.presence import presence_for
 from bidak.server.shared.security import Refused, SiteCheck, SiteGuard, refuse_socket
 from bidak.server.shared.settings import Settings
 from bidak.server.shared.sockets import SocketCap, registry_for
@@ -147,13 +150,22 @@ def create_app(
             on_lag=metrics.loop_lag.observe if metrics else lambda seconds: None,
             on_collection=metrics.observe_collection if metrics else lambda collection: None,
         )
-        accounts = Accounts(db, outbox, the_clock, limits, signer, sockets)
+        # What goes with a deleted account beyond the accounts' own rows: each capability
+        # above accounts registers its step here (bidak.server.shared.forgetting).
+        forgetting = Forgetting()
+        forgetting.add(forget_notifications)
+        accounts = Accounts(db, outbox, the_clock, limits, signer, sockets, forgetting)
         tournaments = Tournaments(db, service, bus, the_clock, settings)
         # Every rated match reviewed in the background, only while hints and reviews are idle.
         reviewer = Reviewer(db, fair, the_clock, (hints, reviews))
         training_service = Training(db, the_clock)
         notes = Notifications(db, the_clock)
         service.notify = fair.notify = notes.tell_quietly
+        presence = presence_for(settings.bus_url, settings.redis_prefix, name)
+        push = Push(db, the_clock, notes, presence, settings)
+        notes.add_channel(push.told)
+        vapid_key = await site_key(db, settings.vapid_private_key, the_clock.now())
+        subject = subject_of(settings.vapid_subject, settings.mail_from, settings.public_url)
         app.state.services = Services(
             settings,
             db,
@@ -175,6 +187,8 @@ def create_app(
             reviewer,
             training_service,
             notes,
+            push,
+            presence,
             monitor,
             metrics,
         )
@@ -183,6 +197,7 @@ def create_app(
         quick.start()
         tournaments.start()
         reviewer.start()
+        await push.start(Vapid(vapid_key, subject))
         db.start_checkpoints()
         collector = None
         if settings.gc_freeze_seconds is not None:
@@ -216,11 +231,13 @@ def create_app(
             await quick.stop()
             await tournaments.stop()
             await reviewer.stop()
+            await push.stop()
             await accounts.close()
             if outbox is not None:
                 await outbox.close()
             await service.stop()
             await sockets.stop()
+            await presence.close()
             await limits.limiter.close()
             await bus.close()
             await training_service.settle()  # cards being banked, on the reviews' pool
@@ -260,6 +277,7 @@ def create_app(
     app.include_router(identity.router)
     app.include_router(fairplay.router)
     app.include_router(notifications.router)
+    app.include_router(push_routes.router)
     app.include_router(ws.router)
     app.include_router(metrics_router)
 

@@ -68,7 +68,7 @@ class PushService:
     def to(self, browser: Browser) -> list[Received]:
         return [r for r in self.received if r.path == browser.path]
 
-    async def wait(self, count: int, timeout: float = 10.0) -> None:
+    async def wait(self, count: int, timeout: float = 20.0) -> None:
         """Until ``count`` pushes arrived in all (a real wait on the server's POSTs)."""
         async with asyncio.timeout(timeout):
             while len(self.received) < count:

@@ -77,6 +77,7 @@ async def _correspondence(alice: Client, bob: Client) -> tuple[str, Client]:
     )
     code: str = made.json()["code"]
     assert (await bob.http.post(f"/api/rooms/{code}/join")).status_code == 200
+    await alice.running.services.rooms.settle()  # the turn told, its pushes due stored
     for client in (alice, bob):
         notes = (await client.http.get("/api/notifications")).json()["notes"]
         if [n["kind"] for n in notes] == ["turn"]:

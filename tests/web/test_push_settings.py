@@ -34,7 +34,7 @@ def test_the_worker_registers_and_the_manifest_makes_it_installable(
     assert page.evaluate("() => caches.keys()") == []  # it caches nothing
     worker = page.request.get("/sw.js")
     assert worker.ok and worker.headers["content-type"].startswith("text/javascript")
-    assert "addEventListener(\"fetch\"" not in worker.text()  # no fetch handler
+    assert 'addEventListener("fetch"' not in worker.text()  # no fetch handler
 
     href = page.get_attribute("link[rel=manifest]", "href")
     assert href

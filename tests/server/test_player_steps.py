@@ -70,6 +70,8 @@ HANDLED = {
     "notifications": "notifications: stay with the retired guest",
     "notify_choices": "notifications: deleted at a deletion",
     "letters_sent": "notifications: keys of letters sent, pruned after a month",
+    "push_subscriptions": "notifications: deleted at a deletion; a guest's follows the account"
+    " when the page registers it again after the sign-in",
     "follows": "friends: move at a merge; deleted both ways at a deletion; exported",
     "blocks": "friends: move at a merge; deleted both ways at a deletion; exported",
     "challenges": "friends: open ones cancelled at a merge and a deletion; exported",

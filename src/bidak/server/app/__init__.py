@@ -36,7 +36,15 @@ from bidak.server.mail.outbox import LogTransport, Outbox, SmtpConfig, SmtpTrans
 from bidak.server.matches import routes as matches
 from bidak.server.matchmaking import routes as quick_match
 from bidak.server.matchmaking.service import QuickMatch
-from bidak.server.notifications import Notifications, unsubscribe_routes
+from bidak.server.notifications import (
+    Notifications,
+    Push,
+    Vapid,
+    push_routes,
+    site_key,
+    subject_of,
+    unsubscribe_routes,
+)
 from bidak.server.notifications import routes as notifications
 from bidak.server.notifications.mailer import UNSUBSCRIBE_PATH, Mailer
 from bidak.server.play import games_routes, ws
@@ -54,6 +62,7 @@ from bidak.server.shared.limiter import Limits, limiter_for
 from bidak.server.shared.loop_monitor import LoopMonitor
 from bidak.server.shared.metrics import Metrics, Sources
 from bidak.server.shared.metrics import router as metrics_router
+from bidak.server.shared.presence import presence_for
 from bidak.server.shared.security import Refused, SiteCheck, SiteGuard, refuse_socket
 from bidak.server.shared.settings import Settings
 from bidak.server.shared.sockets import SocketCap, registry_for
@@ -165,6 +174,11 @@ def create_app(
         if outbox is not None:
             mailer = Mailer(db, the_clock, notes, outbox, service, settings)
             notes.add_channel(mailer.tell)
+        presence = presence_for(settings.bus_url, settings.redis_prefix, name)
+        push = Push(db, the_clock, notes, presence, settings)
+        notes.add_channel(push.told)
+        vapid_key = await site_key(db, settings.vapid_private_key, the_clock.now())
+        subject = subject_of(settings.vapid_subject, settings.mail_from, settings.public_url)
         friends_service = Friends(db, service, the_clock, notes)
         app.state.services = Services(
             settings,
@@ -188,6 +202,8 @@ def create_app(
             training_service,
             notes,
             friends_service,
+            push,
+            presence,
             monitor,
             metrics,
             mailer,
@@ -199,6 +215,7 @@ def create_app(
         reviewer.start()
         if mailer is not None:
             mailer.start()
+        await push.start(Vapid(vapid_key, subject))
         db.start_checkpoints()
         collector = None
         if settings.gc_freeze_seconds is not None:
@@ -234,11 +251,13 @@ def create_app(
             await reviewer.stop()
             if mailer is not None:
                 await mailer.stop()
+            await push.stop()
             await accounts.close()
             if outbox is not None:
                 await outbox.close()
             await service.stop()
             await sockets.stop()
+            await presence.close()
             await limits.limiter.close()
             await bus.close()
             await training_service.settle()  # cards being banked, on the reviews' pool
@@ -281,6 +300,7 @@ def create_app(
     app.include_router(notifications.router)
     app.include_router(unsubscribe_routes.router)
     app.include_router(friends.router)
+    app.include_router(push_routes.router)
     app.include_router(ws.router)
     app.include_router(metrics_router)
 

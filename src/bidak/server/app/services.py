@@ -17,7 +17,7 @@ from bidak.server.fairplay.reviewer import Reviewer
 from bidak.server.fairplay.service import FairPlay
 from bidak.server.friends import Friends
 from bidak.server.matchmaking.service import QuickMatch
-from bidak.server.notifications import Notifications
+from bidak.server.notifications import Notifications, Push
 from bidak.server.notifications.mailer import Mailer
 from bidak.server.play.service import RoomService
 from bidak.server.play.storage import Store
@@ -26,6 +26,7 @@ from bidak.server.shared.clocks import Clock
 from bidak.server.shared.limiter import Limits
 from bidak.server.shared.loop_monitor import LoopMonitor
 from bidak.server.shared.metrics import Metrics
+from bidak.server.shared.presence import Presence
 from bidak.server.shared.settings import Settings
 from bidak.server.shared.sockets import SocketCap
 from bidak.server.shared.store.db import Database
@@ -62,6 +63,10 @@ class Services:
     """The notification centre's rows (issue 38)."""
     friends: Friends
     """Follows, blocks and challenges (issue 38)."""
+    push: Push
+    """Web Push to the players' browsers (a channel of the notifications)."""
+    presence: Presence
+    """Who is at which table now (no push about a match one is looking at)."""
     monitor: LoopMonitor | None = None
     """The event loop's lag and the collector's pauses (:mod:`bidak.server.shared.loop_monitor`)."""
     metrics: Metrics | None = None

@@ -8,7 +8,7 @@ from bidak.server.community.guest_queries import merge_reviewed
 from bidak.server.fairplay.guest_queries import merge_fair_play, replaced_names
 from bidak.server.friends.guest_queries import export_friends, forget_friends, merge_friends
 from bidak.server.matchmaking.guest_queries import forget_queue, merge_queue
-from bidak.server.notifications.choice_queries import forget as forget_choices
+from bidak.server.notifications.push_queries import forget as forget_notifications
 from bidak.server.play.guest_queries import export_seats, merge_seats
 from bidak.server.shared.store.player_steps import PlayerSteps
 from bidak.server.training.guest_queries import merge_training
@@ -24,6 +24,6 @@ def player_steps() -> PlayerSteps:
     steps.add(merge=merge_reviewed)
     steps.add(merge=merge_fair_play, replaced_names=replaced_names)
     steps.add(merge=merge_queue, forget=forget_queue)
-    steps.add(forget=forget_choices)
+    steps.add(forget=forget_notifications)
     steps.add(merge=merge_friends, forget=forget_friends, export=export_friends)
     return steps

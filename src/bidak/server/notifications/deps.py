@@ -1,5 +1,5 @@
 """What the notifications' routes use of the running server: the shared machinery and the
-notifications."""
+notifications and their Web Push."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Annotated, Protocol
 
 from fastapi import Depends, Request
 
+from bidak.server.notifications.push import Push
 from bidak.server.notifications.service import Notifications
 from bidak.server.shared.deps import SharedServices
 
@@ -22,3 +23,16 @@ async def notify_services(request: Request) -> NotifyServices:
 
 
 NotifyDep = Annotated[NotifyServices, Depends(notify_services)]
+
+
+class PushServices(SharedServices, Protocol):
+    @property
+    def push(self) -> Push: ...
+
+
+async def push_services(request: Request) -> PushServices:
+    services: PushServices = request.app.state.services
+    return services
+
+
+PushDep = Annotated[PushServices, Depends(push_services)]

@@ -1,9 +1,9 @@
 """The notifications capability's own tables, read and written only by its queries (migrations
-0018, 0019 and 0021 create them)."""
+0018, 0019, 0021 and 0022 create them)."""
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Float, ForeignKey, Integer, String
+from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from bidak.server.shared.store.models import Base
@@ -48,3 +48,56 @@ class LetterSentRow(Base):
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
     kind: Mapped[str] = mapped_column(String(16))
     at: Mapped[float] = mapped_column(Float, index=True)
+
+
+class PushSubscriptionRow(Base):
+    """A browser's Web Push subscription (its ``PushSubscription``): where the push service
+    takes pushes for it (``endpoint``) and the keys a push is encrypted for. It belongs to the
+    session it was registered in: when that session ends (signed out, here or everywhere, or
+    the account deleted), the subscription is dropped at the next push instead of sent to."""
+
+    __tablename__ = "push_subscriptions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    endpoint_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    """The SHA-256 of the endpoint (hex): one row per browser subscription, whoever holds it."""
+    endpoint: Mapped[str] = mapped_column(Text)
+    p256dh: Mapped[str] = mapped_column(String(100))
+    auth: Mapped[str] = mapped_column(String(32))
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    session_hash: Mapped[str] = mapped_column(String(64))
+    """The token hash of the session that registered it (``sessions.token_hash``)."""
+    language: Mapped[str] = mapped_column(String(8))
+    at: Mapped[float] = mapped_column(Float)
+    """When it was registered (the oldest goes first past the per-player cap)."""
+
+
+class PushDueRow(Base):
+    """A push to send: one notification to one subscription, when ``due`` comes. Sending takes
+    it by moving ``due`` a lease ahead (one process only); a sent push deletes it, a failed one
+    moves ``due`` to the next try (``tries`` counts them)."""
+
+    __tablename__ = "push_due"
+    __table_args__ = (UniqueConstraint("key", "subscription_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(96))
+    """The notification's unique key (``notifications.key``)."""
+    subscription_id: Mapped[int] = mapped_column(Integer, index=True)
+    player_id: Mapped[str] = mapped_column(String(32), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    room: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    due: Mapped[float] = mapped_column(Float, index=True)
+    tries: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class PushKeyRow(Base):
+    """The site's VAPID key pair, made by the first process that needed one (``name`` is
+    unique: two processes starting at once store one, the other reads it)."""
+
+    __tablename__ = "push_keys"
+
+    name: Mapped[str] = mapped_column(String(16), primary_key=True)
+    private_key: Mapped[str] = mapped_column(String(64))
+    """The P-256 private scalar, base64url (the form ``BIDAK_VAPID_PRIVATE_KEY`` takes)."""
+    at: Mapped[float] = mapped_column(Float)

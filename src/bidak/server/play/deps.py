@@ -1,5 +1,5 @@
 """What playing uses of the running server: the shared machinery, the rooms, the one store of
-rooms, matches and players, and the open sockets' cap."""
+rooms, matches and players, the open sockets' cap and who is at which table."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from fastapi import Depends, Request
 from bidak.server.play.service import RoomService
 from bidak.server.play.storage import Store
 from bidak.server.shared.deps import SharedServices
+from bidak.server.shared.presence import Presence
 from bidak.server.shared.sockets import SocketCap
 
 
@@ -20,6 +21,8 @@ class PlayServices(SharedServices, Protocol):
     def rooms(self) -> RoomService: ...
     @property
     def sockets(self) -> SocketCap: ...
+    @property
+    def presence(self) -> Presence: ...
 
 
 async def play_services(request: Request) -> PlayServices:

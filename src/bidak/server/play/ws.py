@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import time
 from collections.abc import Mapping
 from functools import partial
@@ -83,6 +84,8 @@ class Connection:
         self._shared = MessageAllowance(services.limits, player.id) if player else None
         self._personal: asyncio.Task[None] | None = None
         self._oversized = 0
+        self._entry = secrets.token_hex(8)
+        """This socket's name in the presence at tables (:mod:`bidak.server.shared.presence`)."""
         self._muted: set[str] | None = None
         """Whom this player muted, blocked or was blocked by (their table talk is not passed
         on), read at the first phrase heard after a join (most tables never talk: no read on
@@ -214,6 +217,8 @@ class Connection:
         self.seat = seat_of(room, self.player.id) if self.player else None
         self._muted = None  # the mutes hold from each join on
         self._subscription = await self.services.bus.subscribe(room_channel(room.code))
+        if self.player is not None:  # at the table: no push about it (notifications.push)
+            await self.services.presence.arrived(self.player.id, room.code, self._entry)
         if room.kind is RoomKind.TOURNAMENT and room.match_id is None and self.player:
             # A tournament match starts when both players opened its table.
             await self.services.rooms.arrive(room.code, self.player.id)
@@ -396,6 +401,8 @@ class Connection:
         if self._subscription is not None:
             await self._subscription.close()
             self._subscription = None
+        if self.room is not None and self.player is not None:
+            await self.services.presence.left(self.player.id, self.room, self._entry)
         self.room = self.match = None
         self.version = 0
 

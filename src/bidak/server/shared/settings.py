@@ -145,6 +145,20 @@ class Settings(BaseSettings):
     digest_hour: int = Field(default=7, ge=0, le=23)
     """The hour (UTC, 0-23) the daily e-mail digest of games waiting on a player goes out to
     those who switched it on (docs/correspondence.md, "Notifications: e-mail")."""
+    vapid_private_key: str = ""
+    """The site's VAPID private key for Web Push (the P-256 scalar, base64url, 43 characters);
+    empty: the first process makes one and keeps it in the database (docs/operating.md)."""
+    vapid_subject: str = ""
+    """Whom push services may contact about the site's pushes (``mailto:`` or ``https://``);
+    empty: the sender of ``BIDAK_MAIL_FROM``."""
+    push_delay_seconds: float = Field(default=20.0, ge=0.0, le=3600.0)
+    """How long after a notification its Web Push waits: a player who reads it in the page
+    meanwhile, or is at the match's table, is not pushed."""
+    push_services: str = ".googleapis.com .mozilla.com .push.apple.com .notify.windows.com"
+    """The push services' hosts (suffixes, space-separated) the site sends Web Push to; ``*``:
+    any https host (an endpoint is a URL a browser gives; the site posts nowhere else)."""
+    push_allow_http: bool = False
+    """Take plain-HTTP push endpoints on this machine (127.0.0.1, localhost): tests only."""
     gc_freeze_seconds: float | None = Field(default=1.0, gt=0.0, le=3600.0)
     """How often what is alive is frozen out of Python's cyclic collector, which otherwise
     stalls every table under load (:mod:`bidak.server.shared.collector`, ``docs/performance.md``);
@@ -203,6 +217,25 @@ class Settings(BaseSettings):
                 f"BIDAK_CHECKIN_TZ {zone!r} is not a time zone: give one such as Asia/Jakarta"
             ) from None
         return zone
+
+    @field_validator("vapid_private_key")
+    @classmethod
+    def _vapid_key(cls, key: str) -> str:
+        import base64
+        import binascii
+
+        key = key.strip()
+        if key:
+            try:
+                raw = base64.urlsafe_b64decode(key + "=" * (-len(key) % 4))
+            except (binascii.Error, ValueError):
+                raw = b""
+            if len(raw) != 32:
+                raise ValueError(
+                    "BIDAK_VAPID_PRIVATE_KEY must be a P-256 private key: 32 bytes in base64url"
+                    " (43 characters); leave it unset to have one made and kept in the database"
+                )
+        return key
 
     @field_validator("smtp_url")
     @classmethod

@@ -7,6 +7,7 @@
 // The page an e-mail link opens is emaillink.js's (docs/protocol.md, "Accounts").
 
 import { dataCard } from "./account-data.js";
+import { notifyCard } from "./account-notify.js";
 import { accountApi, addressForm, head, pendingAll, refusal, sentNote, setPending } from "./account-parts.js";
 import { sessionsCard } from "./account-sessions.js";
 import { api } from "./api.js";
@@ -212,6 +213,7 @@ export function mountAccount(root, { navigate, me, setMe, session = Promise.reso
             "div",
             { class: "col" },
             sessionsOf(),
+            notifyCard({ me, session }),
             accessCard({ me, setMe }),
             puzzleSharingCard({ summary: puzzles, changed: sharingChanged }),
             auditCard(),

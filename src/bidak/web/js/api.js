@@ -2,6 +2,7 @@
 // HTTP calls of docs/protocol.md (plus the hint and review endpoints).
 
 /**
+ * @import { NotifySettings } from "./push.js"
  * @import { Access, AuditEntry, Challenges, CheckIn, FoundPlayer, Friend, Relation, HintAnswer, HistoryItem, Leaderboard, LiveGame, Notes, Vacation, YourGames, MatchRating, Me, ModCase,
  *   ModCaseDetail, PlayerProfile, QuickOptions, QuickStatus, RematchAnswer, ReportReason, Review, RoomInfo, Shop,
  *   Wallet, MatchEvents, NextMatch, TournamentList, TournamentView, MyTournaments, TableTournament, Drill, DrillVerdict, TrainingSummary,
@@ -150,6 +151,15 @@ export const api = {
     /** @type {Promise<{ room: string }>} */ (call("POST", `${challenge(id)}/accept`)),
   declineChallenge: (/** @type {string} */ id) => call("POST", `${challenge(id)}/decline`),
   cancelChallenge: (/** @type {string} */ id) => call("DELETE", challenge(id)),
+  notifySettings: () => /** @type {Promise<NotifySettings>} */ (call("GET", "/api/notifications/settings")),
+  setNotify: (/** @type {"push" | "email"} */ channel, /** @type {string} */ kind, /** @type {boolean} */ on) =>
+    /** @type {Promise<NotifySettings>} */ (call("PUT", "/api/notifications/settings", { channel, kind, on })),
+  // Web Push (issue 38)
+  pushKey: () => /** @type {Promise<{ key: string }>} */ (call("GET", "/api/push/key")),
+  pushSubscribe: (/** @type {Record<string, unknown>} */ subscription) =>
+    /** @type {Promise<{ subscribed: boolean }>} */ (call("POST", "/api/push/subscriptions", subscription)),
+  pushUnsubscribe: (/** @type {string} */ endpoint) =>
+    /** @type {Promise<{ subscribed: boolean }>} */ (call("DELETE", "/api/push/subscriptions", { endpoint })),
   // Tournaments (issue 27)
   tournaments: () => /** @type {Promise<TournamentList>} */ (call("GET", "/api/tournaments")),
   tournament: (/** @type {string} */ id) => /** @type {Promise<TournamentView>} */ (call("GET", tour(id))),

@@ -21,6 +21,7 @@ import { mountLobby } from "./lobby.js";
 import { mountModCase, mountModQueue } from "./mod.js";
 import { mountNotifications, refreshBell } from "./notifications.js";
 import { mountLeaderboard, mountLive, mountPlayer } from "./players.js";
+import { registerWorker, syncPush } from "./push.js";
 import { mountPuzzles } from "./puzzles.js";
 import { mountReview } from "./review.js";
 import { openRules } from "./rules.js";
@@ -205,11 +206,13 @@ function boot() {
       me = x;
       applyAccess(x.access);
       if (x.signed_out) signedOut(x);
+      syncPush(x.id); // pushes follow whoever this browser is now (push.js)
     },
     () => {
       me = null;
     },
   );
+  registerWorker(); // shows pushes; caches nothing (sw.js)
   window.addEventListener("hashchange", route);
   followTournaments({ navigate, session });
   route();

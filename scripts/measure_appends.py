@@ -32,8 +32,8 @@ from bidak.match import RuleSet, event_to_json, rules_to_json, start_match, stat
 from bidak.server.play import append_queries
 from bidak.server.play.queries import Append
 from bidak.server.play.storage import Store
+from bidak.server.play.tables import MatchRow, RoomRow
 from bidak.server.shared.store.db import Database
-from bidak.server.shared.store.models import MatchRow, RoomRow
 from bidak.server.shared.store.rows import new_id
 
 

@@ -316,7 +316,7 @@ async def test_a_lease_held_by_a_dead_process_is_taken_over_when_it_runs_out(
 ) -> None:
     from sqlalchemy import update
 
-    from bidak.server.shared.store.models import MatchRow
+    from bidak.server.play.tables import MatchRow
 
     clock = ManualClock()
     async with running_server(server_settings(tmp_path, sweep_seconds=5.0), clock) as running:

@@ -99,3 +99,22 @@ async def test_a_notification_is_stored_once_under_its_key(tmp_path: Path) -> No
             assert (await _notes(alice))["unread"] == 1
             with pytest.raises(ValueError):
                 await notes.tell("x:1", me, "gossip")
+
+
+async def test_opening_a_table_reads_its_notifications_only(tmp_path: Path) -> None:
+    async with running_server(server_settings(tmp_path), ManualClock()) as running:
+        async with Client(running) as alice, Client(running) as bob:
+            me = (await alice.http.get("/api/me")).json()["id"]
+            notes = running.services.notifications
+            for key, room in (("a", "ROOMAAAA"), ("b", "ROOMAAAA"), ("c", "ROOMBBBB")):
+                assert await notes.tell(f"turn:{key}", me, "turn", room)
+            await notes.tell("moderator:x", me, "moderator")
+            # Bob opening that table reads nothing of Alice's.
+            await bob.http.post("/api/notifications/read", json={"room": "ROOMAAAA"})
+            assert (await _notes(alice))["unread"] == 4
+            answer = await alice.http.post("/api/notifications/read", json={"room": "ROOMAAAA"})
+            assert answer.json() == {"unread": 2}
+            left = {n["room"] for n in (await _notes(alice))["notes"] if not n["read"]}
+            assert left == {"ROOMBBBB", None}
+            too_long = await alice.http.post("/api/notifications/read", json={"room": "R" * 33})
+            assert too_long.status_code == 422

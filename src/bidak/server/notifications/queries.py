@@ -59,9 +59,14 @@ def unread(connection: Connection, player_id: str) -> int:
     return int(count)
 
 
-def mark_read(connection: Connection, player_id: str, ids: list[int] | None) -> None:
-    """Mark the player's notifications ``ids`` read (None: all of them); others' are untouched."""
+def mark_read(
+    connection: Connection, player_id: str, ids: list[int] | None, room: str | None = None
+) -> None:
+    """Mark the player's notifications ``ids`` read, or those about ``room`` (neither: all of
+    them); others' are untouched."""
     where = and_(_NOTES.c.player_id == player_id, _NOTES.c.read.is_(False))
     if ids is not None:
         where = and_(where, _NOTES.c.id.in_(ids))
+    if room is not None:
+        where = and_(where, _NOTES.c.room == room)
     connection.execute(update(_NOTES).where(where).values(read=True))

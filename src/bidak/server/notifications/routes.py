@@ -43,6 +43,11 @@ class ReadIn(BaseModel):
     ids: list[int] | None = Field(
         None, max_length=100, description="the notifications read; null: all of yours"
     )
+    room: str | None = Field(
+        None,
+        max_length=32,
+        description="instead of ids: every one of yours about this table (the page opened it)",
+    )
 
 
 @router.get("/api/notifications", response_model=NotesOut)
@@ -63,8 +68,9 @@ async def unread(player: PlayerDep, services: NotifyDep) -> UnreadOut:
 
 @router.post("/api/notifications/read", response_model=UnreadOut)
 async def mark_read(body: ReadIn, player: PlayerDep, services: NotifyDep) -> UnreadOut:
-    """Mark your notifications ``ids`` read (all of yours without ``ids``)."""
-    await services.notifications.mark_read(player.id, body.ids)
+    """Mark your notifications ``ids`` read (those of ``room``: the table was opened; all of
+    yours without either)."""
+    await services.notifications.mark_read(player.id, body.ids, body.room)
     return UnreadOut(unread=await services.notifications.unread(player.id))
 
 

@@ -95,8 +95,11 @@ class Notifications:
     async def unread(self, player_id: str) -> int:
         return await self.db.read(partial(queries.unread, player_id=player_id))
 
-    async def mark_read(self, player_id: str, ids: list[int] | None) -> None:
-        await self.db.write(partial(queries.mark_read, player_id=player_id, ids=ids))
+    async def mark_read(
+        self, player_id: str, ids: list[int] | None, room: str | None = None
+    ) -> None:
+        work = partial(queries.mark_read, player_id=player_id, ids=ids, room=room)
+        await self.db.write(work)
 
     async def settings(self, player_id: str) -> dict[str, dict[str, bool]]:
         """The player's settings: for each channel, each kind it offers, on or off."""

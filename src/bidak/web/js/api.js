@@ -133,6 +133,8 @@ export const api = {
   unreadNotes: () => /** @type {Promise<{ unread: number }>} */ (call("GET", "/api/notifications/unread")),
   markRead: (/** @type {number[] | null} */ ids) =>
     /** @type {Promise<{ unread: number }>} */ (call("POST", "/api/notifications/read", ids ? { ids } : {})),
+  markRoomRead: (/** @type {string} */ room) =>
+    /** @type {Promise<{ unread: number }>} */ (call("POST", "/api/notifications/read", { room })),
   // Friends, challenges and blocks (issue 38)
   friends: () => /** @type {Promise<{ friends: Friend[] }>} */ (call("GET", "/api/friends")),
   searchPlayers: (/** @type {string} */ name) =>

@@ -21,6 +21,15 @@ export function setBell(/** @type {number} */ count) {
   badge.hidden = !count;
 }
 
+/** The table of ``room`` is open: its notifications (your turn, time almost up) are read. */
+export function readRoom(/** @type {string} */ room) {
+  if (!document.getElementById("bell-badge")) return;
+  api.markRoomRead(room).then(
+    (answer) => setBell(answer.unread),
+    () => {},
+  );
+}
+
 /** Ask for the unread count now, and every 30 s from now on. */
 export function refreshBell() {
   const ask = () =>

@@ -10,6 +10,7 @@ import { Connection } from "./connection.js";
 import { button, clear, h, tx } from "./dom.js";
 import { onLanguage, t } from "./i18n.js";
 import { preloadLooks } from "./looks.js";
+import { readRoom } from "./notifications.js";
 import { createBoardView } from "./table-board.js";
 import { renderClocks, runClocks } from "./table-clocks.js";
 import { createControls } from "./table-controls.js";
@@ -235,8 +236,16 @@ export function mountTable(root, code, { navigate, me = () => null }) {
 
   window.__bidak = { view: v, drop: () => v.connection?.drop() };
   start();
+  // The table is open: its notifications (your turn here, time almost up) are read; again
+  // whenever the page comes back to the front.
+  readRoom(code);
+  const onFront = () => {
+    if (document.visibilityState === "visible") readRoom(code);
+  };
+  document.addEventListener("visibilitychange", onFront);
 
   return () => {
+    document.removeEventListener("visibilitychange", onFront);
     controls.stop();
     stopClocks();
     dialogs.stop();

@@ -12,7 +12,7 @@ import { toast } from "./ui.js";
 /** @import { Me } from "./types.js" */
 /** @import { NotifySettings, PushState } from "./push.js" */
 
-const KINDS = ["turn", "time", "over", "tournament", "moderator"];
+const KINDS = ["turn", "time", "challenge", "accepted", "declined", "over", "tournament", "moderator"];
 
 /**
  * The card; it fills itself in as the device's state and the settings arrive.

@@ -46,6 +46,9 @@ export function reducedMotion() {
  */
 export function accessCard({ me, setMe }) {
   const who = me();
+  /** @type {Record<string, HTMLInputElement>} */
+  const boxes = {};
+  let asked = 0; // the latest change sent: an older answer arriving later changes nothing
   const rows = SWITCHES.map((name) => {
     const box = h("input", {
       type: "checkbox",
@@ -53,15 +56,22 @@ export function accessCard({ me, setMe }) {
       checked: Boolean(who?.access?.[name]),
       disabled: !who,
     });
+    boxes[name] = box;
     box.addEventListener("change", () => {
-      const now = /** @type {Access} */ ({ ...(me()?.access || {}), [name]: box.checked });
+      // Every switch as it stands on the page: a quick second change must not send the
+      // account's state from before the first one's answer came.
+      const on = (/** @type {keyof Access} */ each) => Boolean(boxes[each]?.checked);
+      /** @type {Access} */
+      const now = { motion: on("motion"), contrast: on("contrast"), large: on("large"), shapes: on("shapes") };
+      const mine = ++asked;
       applyAccess(now);
       api.setAccess(now).then(
         (answer) => {
           setMe(answer);
-          applyAccess(answer.access);
+          if (mine === asked) applyAccess(answer.access);
         },
         () => {
+          if (mine !== asked) return;
           box.checked = !box.checked;
           applyAccess(me()?.access);
           toast(tx("access.failed"), "error");

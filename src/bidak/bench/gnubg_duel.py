@@ -29,8 +29,8 @@ import selectors
 import statistics
 import subprocess
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,10 +58,6 @@ MISSING = (
     "GNU Backgammon's Python package is not installed: pip install -e '.[bench]' "
     "(or pip install gnubg) and run again"
 )
-
-
-class GnubgMissing(RuntimeError):
-    """The ``gnubg`` package cannot be imported by the worker."""
 
 
 class GnubgFailed(RuntimeError):
@@ -116,8 +112,6 @@ class GnubgProcess:
             raise GnubgFailed(f"the gnubg worker did not answer in {self.deadline:.0f} s")
         reply: dict[str, Any] = json.loads(line)
         if "error" in reply:
-            if "No module named 'gnubg'" in str(reply["error"]):
-                raise GnubgMissing(MISSING)
             raise GnubgFailed(str(reply["error"]))
         return reply
 
@@ -198,60 +192,53 @@ class Ledger:
             self.gnubg_lost[phase] += other.gnubg_lost[phase]
 
 
-class Judge:
-    """Both engines' plays at every checker decision; the judge's equity for the two when
-    they differ (cubeless money, the mover's view)."""
+class Watched:
+    """A seat of the duel, watched: at every checker play of ``inner``, whoever's it is, the
+    other engine is asked too (``gnubg``, or ``opinion``: a Bidak bot of the level of its own,
+    so the playing bot's randomness is the same as without the judging); where they differ,
+    gnubg at ``judge_ply`` charges the difference to the engine whose choice it ranks lower,
+    in ``ledger``."""
 
-    def __init__(self, gnubg: GnubgProcess, rival: GnubgBot, ply: int) -> None:
-        self.gnubg, self.rival, self.ply = gnubg, rival, ply
+    def __init__(
+        self,
+        inner: Bot,
+        is_bidak: bool,
+        gnubg: GnubgBot,
+        opinion: Bot,
+        judge_ply: int,
+        ledger: Ledger,
+    ) -> None:
+        self.inner, self.is_bidak, self.gnubg, self.opinion = inner, is_bidak, gnubg, opinion
+        self.judge_ply, self.ledger = judge_ply, ledger
 
-    def equity(self, play: Play) -> float:
-        return _equity(self.gnubg, play, self.ply)
-
-
-def _judged(judge: Judge, bidak: Bot, ledger: Ledger) -> Callable[[Bot, Bot], tuple[Bot, Bot]]:
-    """Wrap the two seats so that at every checker play, whoever's it is, the two engines'
-    choices are compared and, where they differ, the judge's difference charged to the engine
-    whose choice it ranks lower, in ``ledger``;
-    ``bidak`` is a bot of the Bidak level of its own, asked for its opinion of gnubg's moves
-    (so the playing bot's randomness is the same as without the judging)."""
-
-    class Watched:
-        def __init__(self, inner: Bot, is_bidak: bool) -> None:
-            self.inner, self.is_bidak = inner, is_bidak
-
-        def decide(self, state: MatchState, player: Player) -> Action:
-            action = self.inner.decide(state, player)
-            if state.phase is not Phase.MOVE or len(current_plays(state)) == 1:
-                return action
-            assert isinstance(action, Move) and state.dice is not None
-            phase = phase_of(state.position)
-            ledger.decisions[phase] += 1
-            chosen = find_play(state.position, state.dice, action.steps)
-            other = (
-                judge.rival.choose(state) if self.is_bidak else _bidak_play(bidak, state, player)
-            )
-            if other.result == chosen.result:
-                return action
-            ledger.disagreed[phase] += 1
-            mine, theirs = (chosen, other) if self.is_bidak else (other, chosen)
-            difference = judge.equity(mine) - judge.equity(theirs)
-            if difference < 0:
-                ledger.bidak_lost[phase] -= difference
-            else:
-                ledger.gnubg_lost[phase] += difference
+    def decide(self, state: MatchState, player: Player) -> Action:
+        action = self.inner.decide(state, player)
+        plays = current_plays(state)
+        if state.phase is not Phase.MOVE or len(plays) == 1:
             return action
-
-    def wrap(bidak_seat: Bot, gnubg_seat: Bot) -> tuple[Bot, Bot]:
-        return Watched(bidak_seat, True), Watched(gnubg_seat, False)
-
-    return wrap
-
-
-def _bidak_play(bot: Bot, state: MatchState, player: Player) -> Play:
-    action = bot.decide(state, player)
-    assert isinstance(action, Move) and state.dice is not None
-    return find_play(state.position, state.dice, action.steps)
+        assert isinstance(action, Move) and state.dice is not None
+        phase = phase_of(state.position)
+        self.ledger.decisions[phase] += 1
+        chosen = find_play(state.position, state.dice, action.steps, plays)
+        if self.is_bidak:
+            other = self.gnubg.choose(state)
+        else:
+            answer = self.opinion.decide(state, player)
+            assert isinstance(answer, Move)
+            other = find_play(state.position, state.dice, answer.steps, plays)
+        if other.result == chosen.result:
+            return action
+        self.ledger.disagreed[phase] += 1
+        mine, theirs = (chosen, other) if self.is_bidak else (other, chosen)
+        process = self.gnubg.gnubg
+        difference = _equity(process, mine, self.judge_ply) - _equity(
+            process, theirs, self.judge_ply
+        )
+        if difference < 0:
+            self.ledger.bidak_lost[phase] -= difference
+        else:
+            self.ledger.gnubg_lost[phase] += difference
+        return action
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,13 +262,13 @@ def play_pair(settings: Settings, index: int, gnubg: GnubgProcess) -> PairResult
     rules = RuleSet(length=25, cube=False)
     rival = GnubgBot(gnubg, settings.ply)
     ledger = Ledger()
-    judge = Judge(gnubg, rival, settings.judge_ply)
     total = 0
     for seat in (Player.ZERO, Player.ONE):
         level = Level.parse(settings.level)
         bidak = make_bot(level, f"{settings.seed}:{index}:{seat.value}")
         opinion = make_bot(level, f"{settings.seed}:{index}:{seat.value}:opinion")
-        watched_bidak, watched_gnubg = _judged(judge, opinion, ledger)(bidak, rival)
+        watched_bidak = Watched(bidak, True, rival, opinion, settings.judge_ply, ledger)
+        watched_gnubg = Watched(rival, False, rival, opinion, settings.judge_ply, ledger)
         bots = (
             (watched_bidak, watched_gnubg)
             if seat is Player.ZERO
@@ -360,26 +347,18 @@ def run_duel(
 ) -> Summary:
     """Play pairs until ``out`` holds ``pairs`` of them; the summary of all of them."""
     done = read_results(out, settings)
-    if not out.exists() or (not done and not out.read_text().strip()):
+    if not out.exists() or not out.read_text().strip():
         out.write_text(json.dumps({"settings": asdict(settings)}) + "\n")
     have = {r.index for r in done}
     todo = [i for i in range(pairs) if i not in have]
     count = workers or max(1, min(len(todo), os.cpu_count() or 1))
     with out.open("a") as sink, ProcessPoolExecutor(count) as pool:
-        for result in _unordered(pool, settings, todo):
+        futures = [pool.submit(_pair_in_worker, settings, index) for index in todo]
+        for future in as_completed(futures):
+            result = future.result()
             sink.write(json.dumps(asdict(result)) + "\n")
             sink.flush()
             done.append(result)
             if progress is not None:
                 progress(summarise(settings, done))
     return summarise(settings, done)
-
-
-def _unordered(
-    pool: ProcessPoolExecutor, settings: Settings, todo: Sequence[int]
-) -> Iterator[PairResult]:
-    from concurrent.futures import as_completed
-
-    futures = [pool.submit(_pair_in_worker, settings, index) for index in todo]
-    for future in as_completed(futures):
-        yield future.result()

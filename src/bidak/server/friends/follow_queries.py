@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import cast
 
-from sqlalchemy import Table, and_, delete, func, insert, or_, select, update
+from sqlalchemy import Table, and_, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
 from bidak.challenges import State
@@ -57,12 +57,7 @@ def exists(connection: Connection, player_id: str) -> bool:
 
 def follow(connection: Connection, follower_id: str, followee_id: str, at: datetime) -> None:
     """Note that ``follower_id`` follows ``followee_id`` (twice keeps the first)."""
-    found = connection.execute(
-        select(_FOLLOWS.c.at).where(
-            _FOLLOWS.c.follower_id == follower_id, _FOLLOWS.c.followee_id == followee_id
-        )
-    ).first()
-    if found is None:
+    if not follows(connection, follower_id, followee_id):
         connection.execute(
             insert(_FOLLOWS).values(follower_id=follower_id, followee_id=followee_id, at=at)
         )
@@ -207,16 +202,22 @@ def blocked_either(connection: Connection, player_id: str) -> set[str]:
     return {row.blocked_id if row.blocker_id == player_id else row.blocker_id for row in rows}
 
 
+_BLOCKS_AMONG = select(_BLOCKS.c.blocker_id, _BLOCKS.c.blocked_id).where(
+    or_(
+        _BLOCKS.c.blocker_id.in_(bindparam("players", expanding=True)),
+        _BLOCKS.c.blocked_id.in_(bindparam("players", expanding=True)),
+    )
+)
+"""Built once: quick match asks it at every pairing pass (a list bound by ``in_`` per call
+leaves a reference cycle behind, docs/architecture.md "Storage")."""
+
+
 def blocked_pairs(connection: Connection, players: Sequence[str]) -> dict[str, set[str]]:
     """For each of ``players``, the others it may never meet because one blocked the other
     (quick match's seekers: ``bidak.pairing.Seeker.blocked``)."""
     if not players:
         return {}
-    rows = connection.execute(
-        select(_BLOCKS.c.blocker_id, _BLOCKS.c.blocked_id).where(
-            or_(_BLOCKS.c.blocker_id.in_(players), _BLOCKS.c.blocked_id.in_(players))
-        )
-    )
+    rows = connection.execute(_BLOCKS_AMONG, {"players": list(players)})
     found: dict[str, set[str]] = {}
     for row in rows:
         found.setdefault(row.blocker_id, set()).add(row.blocked_id)

@@ -18,6 +18,8 @@ import contextlib
 import os
 from pathlib import Path
 
+from bidak.bench.server.processes import children_of
+
 PERIOD_US = 10_000
 """The CFS period: the cap is enforced every 10 ms."""
 
@@ -108,21 +110,8 @@ class CpuCap:
 def server_pids(pid: int) -> list[int]:
     """The processes that serve: ``pid`` itself, or the worker processes it started (uvicorn's
     supervisor with ``--workers`` only watches them)."""
-    children = [
-        int(entry.name)
-        for entry in Path("/proc").iterdir()
-        if entry.name.isdigit() and _parent(int(entry.name)) == pid
-    ]
-    workers = [child for child in children if not _is_helper(child)]
+    workers = [child for child in children_of(pid) if not _is_helper(child)]
     return workers or [pid]
-
-
-def _parent(pid: int) -> int | None:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return int(fields[1])
 
 
 def _is_helper(pid: int) -> bool:

@@ -109,11 +109,7 @@ class ServerProcess:
         own = _cpu_ticks(self.process.pid)
         if own is None:
             return None
-        children = [
-            _cpu_ticks(int(entry.name))
-            for entry in Path("/proc").iterdir()
-            if entry.name.isdigit() and _parent(int(entry.name)) == self.process.pid
-        ]
+        children = [_cpu_ticks(child) for child in children_of(self.process.pid)]
         ticks = own + sum(child for child in children if child is not None)
         return ticks / os.sysconf("SC_CLK_TCK")
 
@@ -128,6 +124,15 @@ def _stat(pid: int) -> list[str] | None:
 def _cpu_ticks(pid: int) -> int | None:
     fields = _stat(pid)
     return None if fields is None else int(fields[11]) + int(fields[12])
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` now (Linux, from /proc)."""
+    return [
+        int(entry.name)
+        for entry in Path("/proc").iterdir()
+        if entry.name.isdigit() and _parent(int(entry.name)) == pid
+    ]
 
 
 def _parent(pid: int) -> int | None:

@@ -200,3 +200,20 @@ async def link_addresses(running: Running, *player_ids: str) -> None:
         await running.services.db.write(
             lambda c, s=statement, p=player_id: c.execute(s.values(email=f"{p}@example.test"))
         )
+
+
+async def catch_up(*clients: Client) -> None:
+    """Let every client read up to the newest version any of them has."""
+    version = max(c.version for c in clients)
+    for client in clients:
+        while client.version < version:
+            await client.receive()
+
+
+def decides(table: dict[str, Any], seat: int) -> bool:
+    """Whether ``seat`` has a decision to make at ``table`` (roll or play on their turn, or
+    answer a double or a resignation)."""
+    allowed = set(table["allowed"])
+    if allowed & {"take", "drop", "accept_resign", "reject_resign"}:
+        return True
+    return table["turn"] == seat and bool(allowed & {"roll", "play"})

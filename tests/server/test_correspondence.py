@@ -16,6 +16,8 @@ from bidak.server.shared.clocks import ManualClock
 from bidak.server.shared.store.models import PlayerRow
 from tests.server.harness import (
     Client,
+    catch_up,
+    decides,
     friend_room,
     link_addresses,
     running_server,
@@ -37,25 +39,11 @@ def _events(client: Client) -> list[dict[str, Any]]:
     ]
 
 
-async def _catch_up(*clients: Client) -> None:
-    version = max(c.version for c in clients)
-    for client in clients:
-        while client.version < version:
-            await client.receive()
-
-
-def _mine(table: dict[str, Any], seat: int) -> bool:
-    allowed = set(table["allowed"])
-    if allowed & {"take", "drop", "accept_resign", "reject_resign"}:
-        return True
-    return table["turn"] == seat and bool(allowed & {"roll", "play"})
-
-
 async def _correspondence(alice: Client, bob: Client, days: int, **options: Any) -> dict[str, Any]:
     room, _ = await friend_room(alice, bob, length=1, days_per_move=days, **options)
     await alice.join(room["code"])
     await bob.join(room["code"])
-    await _catch_up(alice, bob)
+    await catch_up(alice, bob)
     return room
 
 
@@ -73,12 +61,12 @@ async def test_a_correspondence_match_is_played_over_days_to_its_end(tmp_path: P
             assert alice.table is not None and alice.messages[-1]["deadline"]["seconds"] == DAY
             script, decisions = Script(7), 0
             while True:
-                await _catch_up(alice, bob)
+                await catch_up(alice, bob)
                 table = alice.table
                 assert table is not None
                 if table["phase"] == "match_over":
                     break
-                mover = next((c, s) for c, s in ((alice, 0), (bob, 1)) if _mine(c.table or {}, s))
+                mover = next((c, s) for c, s in ((alice, 0), (bob, 1)) if decides(c.table or {}, s))
                 await clock.advance(20 * HOUR)  # each answer comes most of a day later
                 action = script.choose(mover[0].table or {})
                 assert action is not None
@@ -241,7 +229,7 @@ async def test_rolling_is_a_tap_unless_the_player_asks_for_auto_roll(tmp_path: P
         async with Client(running) as alice, Client(running) as bob:
             await _correspondence(alice, bob, days=1)  # 1 point: no cube, nobody may double
             script = Script(3)
-            starter = next(c for c, s in ((alice, 0), (bob, 1)) if _mine(c.table or {}, s))
+            starter = next(c for c, s in ((alice, 0), (bob, 1)) if decides(c.table or {}, s))
             second = bob if starter is alice else alice
             settings = await starter.http.get("/api/games/settings")
             assert settings.json() == {"auto_roll": False}
@@ -252,7 +240,7 @@ async def test_rolling_is_a_tap_unless_the_player_asks_for_auto_roll(tmp_path: P
                 assert action is not None
                 await client.act(action)
                 await client.until(lambda m: client.version > before)
-                await _catch_up(alice, bob)
+                await catch_up(alice, bob)
 
             await act(starter)  # the opening play
             # Off by default: the second player rolls by a tap although they cannot double.

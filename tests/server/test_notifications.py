@@ -10,26 +10,19 @@ from typing import Any
 import pytest
 
 from bidak.server.shared.clocks import ManualClock
-from tests.server.harness import Client, friend_room, running_server, server_settings
+from tests.server.harness import (
+    Client,
+    catch_up,
+    decides,
+    friend_room,
+    running_server,
+    server_settings,
+)
 from tests.server.scripted import Script
 
 pytestmark = pytest.mark.anyio
 
 HOUR = 3600.0
-
-
-async def _catch_up(*clients: Client) -> None:
-    version = max(c.version for c in clients)
-    for client in clients:
-        while client.version < version:
-            await client.receive()
-
-
-def _mine(table: dict[str, Any], seat: int) -> bool:
-    allowed = set(table["allowed"])
-    if allowed & {"take", "drop", "accept_resign", "reject_resign"}:
-        return True
-    return table["turn"] == seat and bool(allowed & {"roll", "play"})
 
 
 async def _notes(client: Client) -> dict[str, Any]:
@@ -50,11 +43,11 @@ async def test_a_correspondence_match_tells_each_player_their_turns_and_its_end(
             await bob.join(room["code"])
             script, turns = Script(11), [0, 0]
             while True:
-                await _catch_up(alice, bob)
+                await catch_up(alice, bob)
                 table = alice.table or {}
                 if table["phase"] == "match_over":
                     break
-                seat = next(s for c, s in ((alice, 0), (bob, 1)) if _mine(c.table or {}, s))
+                seat = next(s for c, s in ((alice, 0), (bob, 1)) if decides(c.table or {}, s))
                 mover = (alice, bob)[seat]
                 await clock.advance(5 * HOUR)
                 action = script.choose(mover.table or {})

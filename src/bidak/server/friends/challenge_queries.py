@@ -114,31 +114,25 @@ def answer(
 def listed(connection: Connection, player_id: str, now: float) -> tuple[list[Listed], list[Listed]]:
     """The open challenges to ``player_id`` and from them, newest first, each with the other
     player's name."""
-    return _incoming(connection, player_id, now), _outgoing(connection, player_id, now)
+    return (
+        _open(connection, now, _CHALLENGES.c.to_id, player_id, _CHALLENGES.c.from_id),
+        _open(connection, now, _CHALLENGES.c.from_id, player_id, _CHALLENGES.c.to_id),
+    )
 
 
-def _incoming(connection: Connection, player_id: str, now: float) -> list[Listed]:
+def _open(
+    connection: Connection, now: float, mine: Any, player_id: str, other: Any
+) -> list[Listed]:
+    """The open challenges whose ``mine`` column is the player, with the ``other`` side's
+    id and name."""
     rows = connection.execute(
-        select(_CHALLENGES, _PLAYERS.c.name.label("other"))
-        .join(_PLAYERS, _PLAYERS.c.id == _CHALLENGES.c.from_id)
-        .where(_CHALLENGES.c.to_id == player_id, _open_since(now))
+        select(_CHALLENGES, other.label("other_id"), _PLAYERS.c.name.label("other"))
+        .join(_PLAYERS, _PLAYERS.c.id == other)
+        .where(mine == player_id, _open_since(now))
         .order_by(_CHALLENGES.c.created.desc(), _CHALLENGES.c.id)
         .limit(LIST_SIZE)
     )
     return [
-        Listed(row.id, row.from_id, row.other, float(row.created), dict(row.options))
+        Listed(row.id, row.other_id, row.other, float(row.created), dict(row.options))
         for row in rows
-    ]
-
-
-def _outgoing(connection: Connection, player_id: str, now: float) -> list[Listed]:
-    rows = connection.execute(
-        select(_CHALLENGES, _PLAYERS.c.name.label("other"))
-        .join(_PLAYERS, _PLAYERS.c.id == _CHALLENGES.c.to_id)
-        .where(_CHALLENGES.c.from_id == player_id, _open_since(now))
-        .order_by(_CHALLENGES.c.created.desc(), _CHALLENGES.c.id)
-        .limit(LIST_SIZE)
-    )
-    return [
-        Listed(row.id, row.to_id, row.other, float(row.created), dict(row.options)) for row in rows
     ]

@@ -45,8 +45,10 @@ def notices(room: Room, match_id: str, state: MatchState) -> list[Notice]:
             Notice(f"over:{match_id}:{player}", player, "over", room.code)
             for player in dict.fromkeys(p for p in seated if p is not None)
         ]
+    if not room.correspondence:  # a live match's every action passes here: nothing more
+        return []
     who = decider(state)
-    if not room.correspondence or who is None or state.autoplay[who]:
+    if who is None or state.autoplay[who]:
         return []
     player = _person(room, who)
     if player is None:

@@ -300,3 +300,48 @@ async def test_a_match_stored_before_strikes_were_kept_plays_on_with_none(tmp_pa
             await running.services.rooms.settle()
             told = _timeouts(alice, sleeper)
             assert [(e["strikes"], e["left"]) for e in told] == [(1, 2)]
+
+
+async def test_each_action_moves_the_clock_and_only_the_newest_deadline_times_out(
+    tmp_path: Path,
+) -> None:
+    """A clock re-armed by actions (the sleeping clock is moved, not replaced) runs out at the
+    deadline of the decision pending now, once: never at a deadline an action left behind."""
+    clock = ManualClock()
+    async with running_server(server_settings(tmp_path), clock) as running:
+        async with Client(running) as alice, Client(running) as bob:
+            room, joined = await friend_room(alice, bob, move_seconds=30, timeout_policy="autoplay")
+            await alice.join(room["code"])
+            await bob.join(room["code"])
+            service = running.services.rooms
+            players = {joined["seat"]: bob, 1 - joined["seat"]: alice}
+            script = Script(7)
+            # Each decision is taken 20 s into its 30 s, three in a row: every one moves the
+            # clock before it runs out.
+            deadlines = []
+            for _ in range(3):
+                await clock.advance(20)
+                await service.settle()
+                table = alice.table
+                assert table is not None and not _timeouts(alice, 0) and not _timeouts(alice, 1)
+                mover = players[alice.messages[-1]["deadline"]["player"]]
+                action = script.choose(mover.table or {})
+                assert action is not None
+                before = alice.version
+                await mover.act(action)
+                await alice.until(lambda m, v=before: m["type"] == "events" and m["version"] > v)
+                await service.settle()
+                deadlines.append(alice.messages[-1]["deadline"])
+            assert [d["at"] for d in deadlines] == sorted(d["at"] for d in deadlines)
+            newest = deadlines[-1]
+            # Past every deadline an action replaced, short of the newest one: nothing.
+            await clock.advance(newest["at"] - clock.now() - 1)
+            await service.settle()
+            assert not _timeouts(alice, 0) and not _timeouts(alice, 1)
+            await clock.advance(2)
+            await alice.until(
+                lambda m: any(i["event"]["type"] == "timed_out" for i in m.get("events", []))
+            )
+            await service.settle()
+            timed_out = _timeouts(alice, 0) + _timeouts(alice, 1)
+            assert [e["player"] for e in timed_out] == [newest["player"]]

@@ -6,6 +6,12 @@ task that acts next without a person. Each process arms the clocks of the matche
 to; :meth:`Timers.sweep` finds, now and then, deadlines overdue in the store that no process
 is acting on (the one that armed them died). Acting twice is harmless: the store's version
 check lets only one action through.
+
+A live match's clock is re-armed by every action, each time a little later. Rather than a new
+task each time (and the old one cancelled), the task already asleep on the match's clock is
+pointed at the new deadline (:class:`_Clock`); when it wakes it sleeps on if the deadline moved,
+and times the player out otherwise. Cancelling and making a task cost more than the rest of the
+clock's work on each action (``docs/performance.md``).
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from bidak.correspondence import reminder
 from bidak.match import MatchState, Phase, Player, Timeout, decider
@@ -28,6 +34,18 @@ from bidak.server.shared.settings import Settings
 from bidak.server.shared.store.db import StorageError
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class _Clock:
+    """What a live match's clock task is asleep for: ``player``'s decision at ``live``'s
+    version, which runs out at ``at``. Moved by :meth:`Timers.schedule` while it sleeps."""
+
+    live: Live
+    player: Player
+    at: float
+    asleep: bool = True
+    """False once the task woke to act: from then on a new state gets a new task."""
 
 
 def deadline(room: Room, state: MatchState, now: float) -> tuple[float | None, int | None]:
@@ -53,6 +71,8 @@ class Timers:
         self.settings = settings
         self._tasks: dict[str, asyncio.Task[None]] = {}
         """The armed task of each match: a bot's turn or a clock."""
+        self._clocks: dict[str, _Clock] = {}
+        """What the live clock task of a match (in :attr:`_tasks`) is asleep for."""
         self._sweeper: asyncio.Task[None] | None = None
         self._closing = False
         self.notify: Notify = no_notice
@@ -60,7 +80,10 @@ class Timers:
 
     def schedule(self, live: Live) -> None:
         """Arm what acts next without a person: a bot, auto-play, or the clock."""
+        if self._retarget(live):
+            return
         previous = self._tasks.pop(live.match_id, None)
+        self._clocks.pop(live.match_id, None)
         if previous is not None and previous is not asyncio.current_task():
             previous.cancel()
         if self._closing or live.finished:
@@ -74,17 +97,44 @@ class Timers:
             if live.room.correspondence:
                 work = self._expire_correspondence(live, who)
             else:
-                work = self._expire(live, who, live.deadline)
+                clock = self._clocks[live.match_id] = _Clock(live, who, live.deadline)
+                work = self._expire(clock)
             label = f"clock of {live.match_id}"
         else:
             return
         self._tasks[live.match_id] = self.tasks.spawn(work, label)
 
-    async def _expire(self, live: Live, player: Player, at: float) -> None:
-        """At ``at``, time ``player`` out with the fallback action, if the match is still
-        where it was."""
+    def _retarget(self, live: Live) -> bool:
+        """Point the match's sleeping live clock at ``live``'s deadline, if that is what comes
+        next and no earlier than the clock sleeps for; False: arm anew."""
+        clock = self._clocks.get(live.match_id)
+        if clock is None or not clock.asleep or self._closing or live.finished:
+            return False
+        at = live.deadline
+        if at is None or live.deadline_version != live.state.version or at < clock.at:
+            return False
+        if live.room.correspondence:
+            return False
+        who = decider(live.state)
+        if who is None or is_bot_seat(live.room, who) or live.state.autoplay[who]:
+            return False
+        task = self._tasks.get(live.match_id)
+        if task is None or task.done():
+            return False
+        clock.live, clock.player, clock.at = live, who, at
+        return True
+
+    async def _expire(self, clock: _Clock) -> None:
+        """At the clock's deadline, time its player out with the fallback action, if the
+        match is still where it was; while asleep the clock may be moved later
+        (:meth:`_retarget`), and it sleeps on."""
+        slept_until = None
+        while slept_until != clock.at:
+            slept_until = clock.at
+            await self.tasks.sleep_until(slept_until)
+        clock.asleep = False
+        live, player = clock.live, clock.player
         version = live.state.version
-        await self.tasks.sleep_until(at)
         fallback = await self.bots.timeout_fallback(live, player)
         try:
             await self.actor.act_for_nobody(

@@ -134,6 +134,7 @@ def _against_gnubg(
         MONEY,
         Settings,
         gnubg_available,
+        read_results,
         run_duel,
     )
     from bidak.engine.levels import Level
@@ -152,6 +153,11 @@ def _against_gnubg(
     settings = Settings(Level.parse(level).value, ply, seed, judge_ply, mode, length)
     kind = f"match{length}" if length else "duel"
     path = out or Path(f"gnubg-{kind}-{settings.level}-{ply}ply-{seed}.jsonl")
+    try:
+        read_results(path, settings)  # another run's file is refused before anything starts
+    except ValueError as refused:
+        console.print(f"[bold red]error:[/] {refused}")
+        raise typer.Exit(2) from None
     console.print(f"[dim]results in {path} (resumed if it has pairs of these settings)[/dim]")
     summary = run_duel(settings, pairs, path, progress=partial(_gnubg_progress, total=pairs))
     console.print(_gnubg_table(summary))

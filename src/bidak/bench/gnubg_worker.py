@@ -27,8 +27,9 @@ seen by the player on roll: ``o`` is 1 when that player owns the cube, 0 when th
 
 **What the bindings give, and the cube.** ``gnubg.evaluate(board, cubeinfo, evalcontext)``
 returns gnubg's outputs 0 to 5 only: the five cubeless chances and ``OUTPUT_EQUITY``, the
-*cubeless* equity (in a match, normalised with the gammon prices of the score and cube: the
-same figure with a cubeful or a cubeless context). gnubg's cubeful equity (its output 6, a
+*cubeless* equity (in a match, normalised with the gammon prices of the score and cube),
+whatever the context: at 2-ply and deeper a cubeful context only changes the plays chosen
+inside the search, moving it in the fourth decimal. gnubg's cubeful equity (its output 6, a
 match-winning chance in match play) is computed but dropped, and ``gnubg.hint()`` refuses cube
 actions. The scores of ``gnubg.findbestmoves`` are cubeful with a cubeful context: each is the
 mover's equity after the play, normalised to the cube in the ``cubeinfo`` passed (so

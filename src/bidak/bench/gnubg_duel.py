@@ -4,6 +4,8 @@ Cubeless money games (the first game of a 25-point match with the cube off, so a
 scores 1, a gammon 2, a backgammon 3): pair ``i`` plays game ``i`` twice with the same dice
 (``SeededDice(f"{seed}:{i}")``), the seats swapped, and scores the Bidak side's mean points of
 the two. The mean over the pairs, with a 95% confidence interval, is the points per game.
+Cubeful matches, each engine taking its own cube decisions, are :mod:`bidak.bench.gnubg_match`
+(``Settings.mode`` "match"); the results file, the resuming and the workers are shared.
 
 GNU Backgammon plays through :mod:`bidak.bench.gnubg_worker`, a process of its own spoken to over
 pipes (gnubg is GPL, and its bindings can crash or hang: a worker that does not answer within
@@ -17,7 +19,8 @@ eyes.
 
 Progress goes to a JSON-lines results file, one line a pair, so a run stopped anywhere resumes
 where it was (:func:`run_duel` reads the pairs already there and plays the rest); the first
-line records the settings, and a file made with other settings is refused.
+line records the settings (the mode and match length among them), and a file made with other
+settings is refused.
 """
 
 from __future__ import annotations
@@ -140,11 +143,12 @@ class GnubgBot:
         plays = current_plays(state)
         if len(plays) == 1:
             return plays[0]
-        assert state.dice is not None
-        reply = self.gnubg.ask(
-            {"op": "move", "id": state.position.position_id, "dice": state.dice, "ply": self.ply}
-        )
+        reply = self.gnubg.ask(self._move_request(state))
         return self._completed(state, reply["flat"], plays)
+
+    def _move_request(self, state: MatchState) -> dict[str, Any]:
+        assert state.dice is not None
+        return {"op": "move", "id": state.position.position_id, "dice": state.dice, "ply": self.ply}
 
     def _completed(self, state: MatchState, flat: Sequence[int], plays: Sequence[Play]) -> Play:
         """The legal play gnubg's answer names. Its Python bindings end the move at the first
@@ -156,7 +160,12 @@ class GnubgBot:
         if len(flat) % 2 == 0:
             named = [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
             return find_play(state.position, state.dice, named, plays)
-        return max(plays, key=lambda play: _equity(self.gnubg, play, self.ply))
+        return max(plays, key=lambda play: self.worth(state, play, self.ply))
+
+    def worth(self, state: MatchState, play: Play, ply: int) -> float:
+        """What ``play`` is worth to its maker in gnubg's eyes at ``ply``: cubeless money
+        equity here, the match-winning chance in a match (:mod:`bidak.bench.gnubg_match`)."""
+        return _equity(self.gnubg, play, ply)
 
     def decide(self, state: MatchState, player: Player) -> Action:
         if state.phase is Phase.MOVE:
@@ -177,19 +186,35 @@ def _equity(gnubg: GnubgProcess, play: Play, ply: int) -> float:
 
 @dataclass(slots=True)
 class Ledger:
-    """Where the equity went in a stretch of games, in the judge's eyes."""
+    """Where the equity went in a stretch of games, in the judge's eyes, by kind of decision:
+    the checker plays by phase, and in matches the cube decisions (``double``, ``take``)."""
 
     decisions: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PHASES, 0))
     disagreed: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PHASES, 0))
     bidak_lost: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PHASES, 0.0))
     gnubg_lost: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PHASES, 0.0))
 
+    @classmethod
+    def of(cls, kinds: Sequence[str]) -> Ledger:
+        return cls(
+            dict.fromkeys(kinds, 0),
+            dict.fromkeys(kinds, 0),
+            dict.fromkeys(kinds, 0.0),
+            dict.fromkeys(kinds, 0.0),
+        )
+
     def add(self, other: Ledger) -> None:
-        for phase in PHASES:
-            self.decisions[phase] += other.decisions[phase]
-            self.disagreed[phase] += other.disagreed[phase]
-            self.bidak_lost[phase] += other.bidak_lost[phase]
-            self.gnubg_lost[phase] += other.gnubg_lost[phase]
+        for mine, theirs in (
+            (self.decisions, other.decisions),
+            (self.disagreed, other.disagreed),
+            (self.bidak_lost, other.bidak_lost),
+            (self.gnubg_lost, other.gnubg_lost),
+        ):
+            for kind, count in theirs.items():
+                mine[kind] = mine.get(kind, 0) + count  # type: ignore[assignment]
+
+    def as_json(self) -> dict[str, dict[str, float]]:
+        return {name: dict(counts) for name, counts in asdict(self).items()}
 
 
 class Watched:
@@ -213,9 +238,13 @@ class Watched:
 
     def decide(self, state: MatchState, player: Player) -> Action:
         action = self.inner.decide(state, player)
+        self.watch(state, player, action)
+        return action
+
+    def watch(self, state: MatchState, player: Player, action: Action) -> None:
         plays = current_plays(state)
         if state.phase is not Phase.MOVE or len(plays) == 1:
-            return action
+            return
         assert isinstance(action, Move) and state.dice is not None
         phase = phase_of(state.position)
         self.ledger.decisions[phase] += 1
@@ -227,18 +256,24 @@ class Watched:
             assert isinstance(answer, Move)
             other = find_play(state.position, state.dice, answer.steps, plays)
         if other.result == chosen.result:
-            return action
+            return
         self.ledger.disagreed[phase] += 1
         mine, theirs = (chosen, other) if self.is_bidak else (other, chosen)
-        process = self.gnubg.gnubg
-        difference = _equity(process, mine, self.judge_ply) - _equity(
-            process, theirs, self.judge_ply
+        judge = self.gnubg
+        self.charge(
+            phase,
+            judge.worth(state, mine, self.judge_ply) - judge.worth(state, theirs, self.judge_ply),
         )
+
+    def charge(self, kind: str, difference: float) -> None:
+        """Bidak's choice was worth ``difference`` more than gnubg's in the judge's eyes."""
         if difference < 0:
-            self.ledger.bidak_lost[phase] -= difference
+            self.ledger.bidak_lost[kind] -= difference
         else:
-            self.ledger.gnubg_lost[phase] += difference
-        return action
+            self.ledger.gnubg_lost[kind] += difference
+
+
+MONEY, MATCH = "money", "match"
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,14 +282,25 @@ class Settings:
     ply: int
     seed: int
     judge_ply: int
+    mode: str = MONEY
+    """``money`` (cubeless single games) or ``match`` (whole matches, the cube on)."""
+    length: int = 0
+    """The length of the matches (0 for money)."""
+
+    def __post_init__(self) -> None:
+        if (self.mode, self.length > 0) not in ((MONEY, False), (MATCH, True)):
+            raise ValueError(f"a {self.mode} duel cannot have a match length of {self.length}")
 
 
 @dataclass(frozen=True, slots=True)
 class PairResult:
     index: int
     points: float
-    """The Bidak side's mean points of the pair's two games."""
+    """Money: the Bidak side's mean points of the pair's two games. Match: Bidak's share of the
+    pair's two matches (0, 0.5 or 1)."""
     ledger: dict[str, dict[str, float]]
+    margin: float = 0.0
+    """Match: the mean over the two matches of Bidak's final score minus gnubg's (0 in money)."""
 
 
 def play_pair(settings: Settings, index: int, gnubg: GnubgProcess) -> PairResult:
@@ -276,7 +322,17 @@ def play_pair(settings: Settings, index: int, gnubg: GnubgProcess) -> PairResult
         )
         played = play(bots, rules, SeededDice(f"{settings.seed}:{index}"), games=1)
         total += points_for(played.games[0], seat)
-    return PairResult(index, total / 2, {k: dict(v) for k, v in asdict(ledger).items()})
+    return PairResult(index, total / 2, ledger.as_json())
+
+
+def play_any(settings: Settings, index: int, gnubg: GnubgProcess) -> PairResult:
+    """Pair ``index`` of a money duel or of a match duel, as ``settings`` say."""
+    if settings.mode == MATCH:
+        # gnubg_match builds on this module, so it is imported where it is needed
+        from bidak.bench.gnubg_match import play_match_pair
+
+        return play_match_pair(settings, index, gnubg)
+    return play_pair(settings, index, gnubg)
 
 
 _WORKER: GnubgProcess | None = None
@@ -288,10 +344,10 @@ def _pair_in_worker(settings: Settings, index: int) -> PairResult:
         _WORKER = GnubgProcess()
     for _ in range(3):
         try:
-            return play_pair(settings, index, _WORKER)
+            return play_any(settings, index, _WORKER)
         except GnubgFailed:
             _WORKER.close()  # a fresh worker plays the pair again from its first move
-    return play_pair(settings, index, _WORKER)
+    return play_any(settings, index, _WORKER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,6 +357,8 @@ class Summary:
     mean: float
     half_width: float
     ledger: Ledger
+    margin: float = 0.0
+    """Match: Bidak's final score minus gnubg's, the mean over the matches."""
 
     @property
     def low(self) -> float:
@@ -318,7 +376,8 @@ def summarise(settings: Settings, results: Sequence[PairResult]) -> Summary:
     ledger = Ledger()
     for result in results:
         ledger.add(Ledger(**result.ledger))  # type: ignore[arg-type]
-    return Summary(settings, len(points), mean, half, ledger)
+    margin = statistics.fmean(r.margin for r in results) if results else 0.0
+    return Summary(settings, len(points), mean, half, ledger, margin)
 
 
 def read_results(path: Path, settings: Settings) -> list[PairResult]:
@@ -329,10 +388,13 @@ def read_results(path: Path, settings: Settings) -> list[PairResult]:
     lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     if not lines:
         return []
-    if lines[0].get("settings") != asdict(settings):
+    stored = lines[0].get("settings")
+    if isinstance(stored, dict) and "mode" not in stored:  # written before match duels
+        stored = {**stored, "mode": MONEY, "length": 0}
+    if stored != asdict(settings):
+        what = f"a {stored.get('mode')} run" if isinstance(stored, dict) else "a run"
         raise ValueError(
-            f"{path} holds a run with other settings ({lines[0].get('settings')}); "
-            "name another --out file"
+            f"{path} holds {what} with other settings ({stored}); name another --out file"
         )
     return [PairResult(**line) for line in lines[1:]]
 

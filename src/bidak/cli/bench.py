@@ -15,6 +15,7 @@ from rich.table import Table
 from bidak.cli.errors import friendly
 
 if TYPE_CHECKING:
+    from bidak.bench.gnubg_duel import Summary
     from bidak.bench.server import Result
 
 app = typer.Typer(help="Benchmarks, each next to a reference measured in the same run.")
@@ -69,6 +70,15 @@ def bots(
         str | None, typer.Option(help="gnubg: duel --levels (one level) against GNU Backgammon")
     ] = None,
     ply: Annotated[int, typer.Option(min=0, max=4, help="gnubg's ply (2: World Class)")] = 2,
+    match_length: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=25,
+            help="against gnubg: pairs of whole cubeful matches of this length, each engine"
+            " taking its own cube decisions (0: cubeless money games)",
+        ),
+    ] = 0,
     out: Annotated[
         Path | None,
         typer.Option(help="results file of the gnubg duel (resumed if it exists)"),
@@ -77,7 +87,16 @@ def bots(
     """Decision time and PR per bot level, and duels between the levels (points per game);
     with --against gnubg, a duplicate-dice duel of one level against GNU Backgammon."""
     if against is not None:
-        _against_gnubg(against, level=levels, ply=ply, pairs=pairs, seed=seed, judge=judge, out=out)
+        _against_gnubg(
+            against,
+            level=levels,
+            ply=ply,
+            pairs=pairs,
+            seed=seed,
+            judge=judge,
+            out=out,
+            length=match_length,
+        )
         return
     from bidak.bench.bots import run
     from bidak.engine.hints import check_ply
@@ -99,14 +118,23 @@ def bots(
 
 
 def _against_gnubg(
-    against: str, *, level: str, ply: int, pairs: int, seed: int, judge: str, out: Path | None
+    against: str,
+    *,
+    level: str,
+    ply: int,
+    pairs: int,
+    seed: int,
+    judge: str,
+    out: Path | None,
+    length: int,
 ) -> None:
     from bidak.bench.gnubg_duel import (
+        MATCH,
         MISSING,
-        PHASES,
+        MONEY,
         Settings,
-        Summary,
         gnubg_available,
+        read_results,
         run_duel,
     )
     from bidak.engine.levels import Level
@@ -121,37 +149,64 @@ def _against_gnubg(
         console.print(f"[red]{MISSING}[/red]")
         raise typer.Exit(2)
     judge_ply = 3 if judge in ("3ply", "") else int(judge.removesuffix("ply"))
-    settings = Settings(Level.parse(level).value, ply, seed, judge_ply)
-    path = out or Path(f"gnubg-duel-{settings.level}-{ply}ply-{seed}.jsonl")
-
-    def line(summary: Summary) -> None:
-        console.print(
-            f"[dim]{summary.pairs}/{pairs} pairs: {summary.mean:+.3f} ppg "
-            f"({summary.low:+.3f} .. {summary.high:+.3f})[/dim]"
-        )
-
+    mode = MATCH if length else MONEY
+    settings = Settings(Level.parse(level).value, ply, seed, judge_ply, mode, length)
+    kind = f"match{length}" if length else "duel"
+    path = out or Path(f"gnubg-{kind}-{settings.level}-{ply}ply-{seed}.jsonl")
+    try:
+        read_results(path, settings)  # another run's file is refused before anything starts
+    except ValueError as refused:
+        console.print(f"[bold red]error:[/] {refused}")
+        raise typer.Exit(2) from None
     console.print(f"[dim]results in {path} (resumed if it has pairs of these settings)[/dim]")
-    summary = run_duel(settings, pairs, path, progress=line)
+    summary = run_duel(settings, pairs, path, progress=partial(_gnubg_progress, total=pairs))
+    console.print(_gnubg_table(summary))
+
+
+def _gnubg_progress(summary: Summary, *, total: int) -> None:
+    if summary.settings.mode == "match":
+        figure = f"{summary.mean:.1%} of matches ({summary.low:.1%} .. {summary.high:.1%})"
+    else:
+        figure = f"{summary.mean:+.3f} ppg ({summary.low:+.3f} .. {summary.high:+.3f})"
+    console.print(f"[dim]{summary.pairs}/{total} pairs: {figure}[/dim]")
+
+
+def _gnubg_table(summary: Summary) -> Table:
+    """The summary of a duel against gnubg, and where the equity went by kind of decision."""
+    settings, ledger = summary.settings, summary.ledger
+    who = f"{settings.level} vs gnubg {settings.ply}-ply, {summary.pairs} duplicate pairs"
+    if settings.mode == "match":
+        title = (
+            f"{who} of {settings.length}-point matches: Bidak won {summary.mean:.1%} of them, "
+            f"95% CI {summary.low:.1%} .. {summary.high:.1%}; final score "
+            f"{summary.margin:+.2f} points a match"
+        )
+        units, per = "match-winning chance", "a match"
+    else:
+        title = (
+            f"{who}, cubeless money: {summary.mean:+.3f} points a game, 95% CI "
+            f"{summary.low:+.3f} .. {summary.high:+.3f}"
+        )
+        units, per = "equity", "a game"
     table = Table(
-        "phase",
+        "decision",
         "decisions",
         "disagreed",
-        f"Bidak lost (gnubg {judge_ply}-ply)",
+        f"Bidak lost ({units}, gnubg {settings.judge_ply}-ply)",
         "gnubg lost",
-        title=f"{settings.level} vs gnubg {ply}-ply, cubeless money, {summary.pairs} "
-        f"duplicate pairs: {summary.mean:+.3f} points a game, 95% CI "
-        f"{summary.low:+.3f} .. {summary.high:+.3f}",
+        title=title,
     )
-    ledger = summary.ledger
-    for phase in PHASES:
+    played = max(1, 2 * summary.pairs)
+    for kind, count in ledger.decisions.items():
+        name = kind if kind in ("double", "take") else f"checker play, {kind}"
         table.add_row(
-            phase,
-            str(ledger.decisions[phase]),
-            str(ledger.disagreed[phase]),
-            f"{ledger.bidak_lost[phase] / max(1, 2 * summary.pairs):.4f} a game",
-            f"{ledger.gnubg_lost[phase] / max(1, 2 * summary.pairs):.4f} a game",
+            name,
+            str(count),
+            str(ledger.disagreed[kind]),
+            f"{ledger.bidak_lost[kind] / played:.4f} {per}",
+            f"{ledger.gnubg_lost[kind] / played:.4f} {per}",
         )
-    console.print(table)
+    return table
 
 
 @app.command("arena")

@@ -303,6 +303,11 @@ class PairResult:
     """Match: the mean over the two matches of Bidak's final score minus gnubg's (0 in money)."""
 
 
+def seated(seat: Player, bidak: Bot, gnubg: Bot) -> tuple[Bot, Bot]:
+    """The two sides in seat order, Bidak's in ``seat``."""
+    return (bidak, gnubg) if seat is Player.ZERO else (gnubg, bidak)
+
+
 def play_pair(settings: Settings, index: int, gnubg: GnubgProcess) -> PairResult:
     """Pair ``index``: the same dice twice, Bidak in seat ZERO then in seat ONE."""
     rules = RuleSet(length=25, cube=False)
@@ -315,11 +320,7 @@ def play_pair(settings: Settings, index: int, gnubg: GnubgProcess) -> PairResult
         opinion = make_bot(level, f"{settings.seed}:{index}:{seat.value}:opinion")
         watched_bidak = Watched(bidak, True, rival, opinion, settings.judge_ply, ledger)
         watched_gnubg = Watched(rival, False, rival, opinion, settings.judge_ply, ledger)
-        bots = (
-            (watched_bidak, watched_gnubg)
-            if seat is Player.ZERO
-            else (watched_gnubg, watched_bidak)
-        )
+        bots = seated(seat, watched_bidak, watched_gnubg)
         played = play(bots, rules, SeededDice(f"{settings.seed}:{index}"), games=1)
         total += points_for(played.games[0], seat)
     return PairResult(index, total / 2, ledger.as_json())

@@ -39,6 +39,7 @@ from bidak.bench.gnubg_duel import (
     PairResult,
     Settings,
     Watched,
+    seated,
 )
 from bidak.engine.bots import Bot, make_bot
 from bidak.engine.duel import play
@@ -210,11 +211,7 @@ def play_match_pair(settings: Settings, index: int, gnubg: GnubgProcess) -> Pair
         opinion = make_bot(level, f"{settings.seed}:{index}:{seat.value}:opinion")
         watched_bidak = MatchWatched(bidak, True, rival, opinion, settings.judge_ply, ledger)
         watched_gnubg = MatchWatched(rival, False, rival, opinion, settings.judge_ply, ledger)
-        bots = (
-            (watched_bidak, watched_gnubg)
-            if seat is Player.ZERO
-            else (watched_gnubg, watched_bidak)
-        )
+        bots = seated(seat, watched_bidak, watched_gnubg)
         final = play(bots, rules, SeededDice(f"{settings.seed}:{index}")).state
         ends.append(MatchEnd(final.winner is seat, final.score[seat], final.score[seat.opponent]))
     share, margin = score_pair(ends)

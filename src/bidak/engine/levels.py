@@ -56,6 +56,12 @@ class Style:
     utility ``-loss + hit_bias x hits - shot_bias x exposed blots + N(0, noise)``; the bot takes
     the best utility, or with ``temperature`` > 0 samples from a softmax over utility / temperature.
 
+    Thinking deeper where it matters: with ``deeper`` set (a ply), a checker play whose best two
+    candidates at ``ply`` are within ``close`` of each other is ranked again at ``deeper`` (the
+    engine's own move filters apply) and that ranking is the one the bot plays from; a clear
+    decision keeps the ``ply`` ranking. Cube decisions are taken at ``deeper`` when it is set
+    (:attr:`cube_ply`); answers to resignations stay at ``ply``.
+
     Cube: the bot doubles when ``double gain - double_bias + N(0, cube_noise) > 0`` and takes when
     ``pass - take + take_bias + N(0, cube_noise) > 0``; a positive ``double_bias`` doubles late, a
     positive ``take_bias`` takes too often. With all of them 0 the engine's verdict is followed.
@@ -70,6 +76,18 @@ class Style:
     double_bias: float = 0.0
     take_bias: float = 0.0
     cube_noise: float = 0.0
+    deeper: str | None = None
+    close: float = 0.0
+
+    @property
+    def cube_ply(self) -> str:
+        """The ply of the bot's cube decisions (doubling and answering doubles)."""
+        return self.deeper or self.ply
+
+    def looks_deeper(self, gap: float | None) -> bool:
+        """Whether a checker play whose best two candidates at ``ply`` are ``gap`` apart is
+        ranked again at ``deeper`` (``None``: one candidate, nothing to choose)."""
+        return self.deeper is not None and gap is not None and gap <= self.close
 
     @property
     def exact_plays(self) -> bool:

@@ -160,11 +160,15 @@ def report(path: Path, clock: str) -> None:
     wins = sum(1 for r in differ if r["gnubg3"] > r["gnubg2"] + 1e-9)
     ties = sum(1 for r in differ if abs(r["gnubg3"] - r["gnubg2"]) <= 1e-9)
     print(f"gnubg prefers the 3-ply play in {wins}, the 2-ply play in {len(differ) - wins - ties}")
-    print(f"2-ply alone: p50 {quantile([r[clock + '2'] for r in rows], 0.5) * 1000:.0f} ms, "
-          f"p95 {quantile([r[clock + '2'] for r in rows], 0.95) * 1000:.0f} ms; 3-ply alone: "
-          f"p50 {quantile([r[clock + '3'] for r in rows], 0.5) * 1000:.0f} ms, "
-          f"p95 {quantile([r[clock + '3'] for r in rows], 0.95) * 1000:.0f} ms")
-    header = "close   deeper  changed  p50 ms  p95 ms  max ms  gain/decision (95%)    gain/game (95%)"
+    print(
+        f"2-ply alone: p50 {quantile([r[clock + '2'] for r in rows], 0.5) * 1000:.0f} ms, "
+        f"p95 {quantile([r[clock + '2'] for r in rows], 0.95) * 1000:.0f} ms; 3-ply alone: "
+        f"p50 {quantile([r[clock + '3'] for r in rows], 0.5) * 1000:.0f} ms, "
+        f"p95 {quantile([r[clock + '3'] for r in rows], 0.95) * 1000:.0f} ms"
+    )
+    header = (
+        "close   deeper  changed  p50 ms  p95 ms  max ms  gain/decision (95%)    gain/game (95%)"
+    )
     print(header)
     per_unit_decisions = len(rows) / len(units)
     for close in CLOSES:

@@ -3,6 +3,7 @@
     BGBOT_MULTIPLY_THREADS=1 nice -n 19 .venv/bin/python scripts/expert_deeper.py collect \\
         --games 12 --out /tmp/deeper.jsonl
     .venv/bin/python scripts/expert_deeper.py report /tmp/deeper.jsonl
+    BGBOT_MULTIPLY_THREADS=1 nice -n 19 .venv/bin/python scripts/expert_deeper.py timing
 
 ``collect`` plays ``--games`` seeded games of the 2-ply Expert against itself in the setting of
 the gnubg duel (the first game of a 25-point match with the cube off: cubeless, money-like) and,
@@ -15,17 +16,23 @@ gives both results their cubeless money equity. One JSON line a decision, resume
 ``report`` replays the Expert with each ``close`` threshold on those decisions without playing
 again: it looks deeper when the 2-ply gap between the best two plays is at most ``close`` (and
 there is more than one play), so its choice is the 3-ply best there and the 2-ply best
-elsewhere. For each threshold: the share of decisions that go deeper, the share whose play
-changes, the decision time it costs (p50/p95, the 3-ply time added where it goes deeper), and
-what gnubg says the changes gain: per decision and per game for one side, with a 95% interval
-over (game, seat) units (the decisions of a game are not independent). The positions are those
-the 2-ply Expert reached, so this is a static, paired comparison: no dice luck, no effect of a
-play on the positions after it.
+elsewhere (``--max-plays``: nor at rolls with more legal plays). For each threshold: the share
+of decisions that go deeper, the share whose play changes, the decision time it costs
+(p50/p95/p99/max and how many exceed a live bot's 2.7 s, the 3-ply time added where it goes
+deeper), and what gnubg says the changes gain: per decision and per game for one side, with a
+95% interval over (game, seat) units (the decisions of a game are not independent). The
+positions are those the 2-ply Expert reached, so this is a static, paired comparison: no dice
+luck, no effect of a play on the positions after it.
+
+``timing`` times every decision of ``bidak bench bots``'s sample (checker plays with a choice and
+cube decisions from seeded Normal-vs-Normal 7-point matches) by the plain 2-ply Expert and by the
+Expert of :data:`bidak.engine.levels.STYLES`, both clocks, p50/p95/max per kind.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import random
@@ -36,15 +43,27 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bidak.bench.bots import decision_states
 from bidak.bench.gnubg_duel import GnubgProcess
 from bidak.engine.bots import SageBot, shared_engines
 from bidak.engine.context import context_for
 from bidak.engine.duel import play
-from bidak.engine.levels import Level, Style
-from bidak.match import Action, MatchState, Phase, Player, RuleSet, SeededDice, current_plays
+from bidak.engine.levels import STYLES, Level, Style
+from bidak.match import (
+    Action,
+    MatchState,
+    Phase,
+    Player,
+    RuleSet,
+    SeededDice,
+    current_plays,
+    decider,
+)
 from bidak.rules import Position, Side, outcome
 
 RULES = RuleSet(length=25, cube=False)
+LIVE = 2.7
+"""Seconds a live bot may think: the server's 3 s ``bot_budget`` less the fallback's 0.3 s."""
 CLOSES = (0.0, 0.001, 0.002, 0.003, 0.005, 0.0075, 0.01, 0.02, 0.03, 0.05, 0.08, 0.15, math.inf)
 
 
@@ -144,11 +163,13 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float]:
     return mean, half
 
 
-def deeper(row: dict[str, Any], close: float) -> bool:
+def deeper(row: dict[str, Any], close: float, max_plays: int | None) -> bool:
+    if max_plays is not None and row["plays"] > max_plays:
+        return False
     return row["gap2"] is not None and row["gap2"] <= close
 
 
-def report(path: Path, clock: str) -> None:
+def report(path: Path, clock: str, max_plays: int | None) -> None:
     rows = [json.loads(line) for line in path.read_text().splitlines() if line]
     units = sorted({(r["game"], r["seat"]) for r in rows})
     games = len({r["game"] for r in rows})
@@ -166,17 +187,17 @@ def report(path: Path, clock: str) -> None:
         f"p50 {quantile([r[clock + '3'] for r in rows], 0.5) * 1000:.0f} ms, "
         f"p95 {quantile([r[clock + '3'] for r in rows], 0.95) * 1000:.0f} ms"
     )
-    header = (
-        "close   deeper  changed  p50 ms  p95 ms  max ms  gain/decision (95%)    gain/game (95%)"
+    print(
+        "close   deeper  changed  p50 ms  p95 ms  p99 ms  max ms  >2.7 s  "
+        "gain/decision (95%)    gain/game (95%)"
     )
-    print(header)
     per_unit_decisions = len(rows) / len(units)
     for close in CLOSES:
         times, gains = [], []
         by_unit: dict[tuple[int, int], float] = defaultdict(float)
         went = changed = 0
         for r in rows:
-            look = deeper(r, close)
+            look = deeper(r, close, max_plays)
             went += look
             times.append(r[clock + "2"] + (r[clock + "3"] if look else 0.0))
             gain = 0.0
@@ -190,10 +211,37 @@ def report(path: Path, clock: str) -> None:
         print(
             f"{close:<7} {went / len(rows):6.1%}  {changed / len(rows):6.1%}  "
             f"{quantile(times, 0.5) * 1000:6.0f}  {quantile(times, 0.95) * 1000:6.0f}  "
-            f"{max(times) * 1000:6.0f}  {mean:+.5f} ± {half:.5f}   "
+            f"{quantile(times, 0.99) * 1000:6.0f}  {max(times) * 1000:6.0f}  "
+            f"{sum(t > LIVE for t in times):6}  {mean:+.5f} ± {half:.5f}   "
             f"{game_mean:+.4f} ± {game_half:.4f}"
         )
     print(f"(one side makes {per_unit_decisions:.1f} of these decisions a game)")
+
+
+def timing(count: int, seed: int) -> None:
+    states = decision_states(count, seed)
+    old = Style(ply="2ply")
+    new = STYLES[Level.EXPERT]
+    for ply in ("1ply", "2ply", "3ply"):
+        shared_engines().evaluator(ply)  # read the networks before the clocks start
+    kinds = ["checker" if state.phase is Phase.MOVE else "cube" for state in states]
+    print(f"{len(states)} decisions: {kinds.count('checker')} checker, {kinds.count('cube')} cube")
+    for name, style in (("2-ply Expert", old), (f"Expert ({new.depth})", new)):
+        bot = SageBot(Level.EXPERT, random.Random(seed), style=style)
+        walls, cpus = [], []
+        for state in states:
+            player = decider(state)
+            assert player is not None
+            _, wall, cpu = timed(functools.partial(bot.decide, state, player))
+            walls.append(wall)
+            cpus.append(cpu)
+        for kind in ("all", "checker", "cube"):
+            for clock, values in (("cpu", cpus), ("wall", walls)):
+                picked = [v for v, k in zip(values, kinds, strict=True) if kind in ("all", k)]
+                print(
+                    f"{name:42} {kind:8} {clock:5} p50 {quantile(picked, 0.5) * 1000:6.0f} ms  "
+                    f"p95 {quantile(picked, 0.95) * 1000:6.0f} ms  max {max(picked) * 1000:6.0f} ms"
+                )
 
 
 def main() -> None:
@@ -207,11 +255,17 @@ def main() -> None:
     show = sub.add_parser("report")
     show.add_argument("file", type=Path)
     show.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
+    show.add_argument("--max-plays", type=int, help="no second look at rolls with more plays")
+    clock = sub.add_parser("timing")
+    clock.add_argument("--states", type=int, default=300)
+    clock.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     if args.command == "collect":
         collect(args.games, args.seed, args.judge, args.out)
+    elif args.command == "report":
+        report(args.file, args.clock, args.max_plays)
     else:
-        report(args.file, args.clock)
+        timing(args.states, args.seed)
 
 
 if __name__ == "__main__":

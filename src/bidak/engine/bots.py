@@ -96,8 +96,10 @@ class SageBot:
     def decide(self, state: MatchState, player: Player) -> Action:
         """The action ``player`` takes now; raises ``IllegalAction`` if it is not theirs to take.
 
-        Blocks while the engine thinks (Expert: tens of milliseconds, Beginner and Normal: about
-        one); a server calls it through :func:`bidak.engine.workers.decide_async`.
+        Blocks while the engine thinks (Beginner and Normal: about a millisecond; Expert: tens of
+        milliseconds, up to seconds where it looks deeper, ``docs/analysis.md``); a server calls
+        it through :func:`bidak.engine.workers.decide_async`, whose budget falls back to the
+        1-ply best if a search overruns.
         """
         if decider(state) is not player:
             raise IllegalAction(f"Player {player.value} has nothing to decide now")
@@ -124,7 +126,7 @@ class SageBot:
         assert state.dice is not None
         context = context_for(state, player)
         ranked = self.evaluator.rank(state.position, state.dice, context)
-        if self.style.looks_deeper(ranked[1].loss if len(ranked) > 1 else None):
+        if self.style.looks_deeper(ranked[1].loss if len(ranked) > 1 else None, len(ranked)):
             assert self.style.deeper is not None
             deeper = self._engines.evaluator(self.style.deeper)
             ranked = deeper.rank(state.position, state.dice, context)

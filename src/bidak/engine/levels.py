@@ -164,9 +164,9 @@ checker plays and answers, fewer holds counted now.
 Expert's row is the 2-ply Expert's, before its second look (``deeper``/``close``, issue 39); it
 is not recalibrated (its old run is refused as another setup). Judged at 3-ply the new Expert
 would look better than it is, its second look being as deep as the judge; what was measured
-instead (``docs/analysis.md``, "The Expert's second look"): decision time p50 62 ms and p95
-213 ms on one core over the bench's 300 decisions (2-ply alone: 31 and 103 ms), and +0.00084 ±
-0.00035 equity a checker play (+0.019 ± 0.011 a game) in gnubg 3-ply's eyes over 734 decisions.
+instead (``docs/analysis.md``, "The Expert's second look"): decision time p50 64 ms and p95
+220 ms of one core over the bench's 300 decisions (2-ply alone: 37 and 103 ms), and +0.00058 ±
+0.00023 equity a checker play (+0.013 ± 0.007 a game) in gnubg 3-ply's eyes over 1,234 decisions.
 """
 
 QUICK: Final = Style(ply="1ply")

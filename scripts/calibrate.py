@@ -45,6 +45,8 @@ def parse_style(level: Level, overrides: list[str]) -> Style:
         parsed: Any = value  # a ply name, None or a number, per field
         if name == "deeper":
             parsed = None if value in ("", "none") else value
+        elif name == "max_plays":
+            parsed = None if value in ("", "none") else int(value)
         elif name != "ply":
             parsed = float(value)
         style = replace(style, **{name: parsed})

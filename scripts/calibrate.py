@@ -22,6 +22,7 @@ import sys
 import time
 from dataclasses import fields, replace
 from pathlib import Path
+from typing import Any
 
 from bidak.engine.calibrate import (
     Calibration,
@@ -30,18 +31,25 @@ from bidak.engine.calibrate import (
     default_judge_ply,
     make_judge,
 )
-from bidak.engine.levels import LEVELS, Level, Style
+from bidak.engine.levels import STYLES, Level, Style
 from bidak.match import GameWon
 
 
 def parse_style(level: Level, overrides: list[str]) -> Style:
-    style = LEVELS[level]
+    style = STYLES[level]
     kinds = {f.name: f.type for f in fields(Style)}
     for item in overrides:
         name, _, value = item.partition("=")
         if name not in kinds:
             raise SystemExit(f"unknown style field {name!r}; fields: {', '.join(kinds)}")
-        style = replace(style, **{name: value if name == "ply" else float(value)})
+        parsed: Any = value  # a ply name, None or a number, per field
+        if name == "deeper":
+            parsed = None if value in ("", "none") else value
+        elif name == "max_plays":
+            parsed = None if value in ("", "none") else int(value)
+        elif name != "ply":
+            parsed = float(value)
+        style = replace(style, **{name: parsed})
     return style
 
 

@@ -28,7 +28,7 @@ from bidak.engine.calibrate import default_judge_ply
 from bidak.engine.context import context_for
 from bidak.engine.duel import play
 from bidak.engine.judging import CLOSE_CUBE, pr
-from bidak.engine.levels import LEVELS, Level, Style
+from bidak.engine.levels import STYLES, Level, Style
 from bidak.match import Action, MatchState, Phase, Player, RuleSet, SeededDice, current_plays
 
 
@@ -41,7 +41,7 @@ class Sample:
 
 def collect(level: Level, games: int, judge_ply: str, seed: int) -> Sample:
     engines = shared_engines()
-    own = engines.evaluator(LEVELS[level].ply)
+    own = engines.evaluator(STYLES[level].ply)
     judge = engines.evaluator(judge_ply)
     sample = Sample([], [], [])
 
@@ -181,7 +181,7 @@ def main() -> None:
     else:
         sample = collect(level, args.games, default_judge_ply(level), args.seed)
         path.write_text(json.dumps(asdict(sample)))
-    base = LEVELS[level]
+    base = STYLES[level]
     print(f"sample: {len(sample.plays)} plays, {len(sample.doubles)} on roll, {len(sample.takes)}")
     print("current", base, [round(x, 2) for x in expected_pr(sample, base)])
     print("engine best", [round(x, 2) for x in expected_pr(sample, Style(ply=base.ply))])

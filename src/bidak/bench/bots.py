@@ -77,7 +77,9 @@ def time_levels(
     timings = []
     clock = time.perf_counter
     for level in levels:
-        shared_engines().evaluator(STYLES[level].ply)
+        style = STYLES[level]
+        for ply in {style.ply, style.cube_ply}:  # the networks are read before the clock starts
+            shared_engines().evaluator(ply)
         bot = make_bot(level, seed)
         seconds, kinds, actions = [], [], []
         for state in states:
@@ -132,7 +134,7 @@ def timing_table(timings: Sequence[Timing], judge_ply: str | None = None) -> Tab
         )
         table.add_row(
             timing.level.value,
-            STYLES[timing.level].ply,
+            STYLES[timing.level].depth,
             str(len(timing.seconds)),
             f"{timing.median() * 1000:.1f}",
             f"{p95 * 1000:.1f}",

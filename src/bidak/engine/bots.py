@@ -89,11 +89,17 @@ class SageBot:
     def evaluator(self) -> Evaluator:
         return self._engines.evaluator(self.style.ply)
 
+    @property
+    def _cube_evaluator(self) -> Evaluator:
+        return self._engines.evaluator(self.style.cube_ply)
+
     def decide(self, state: MatchState, player: Player) -> Action:
         """The action ``player`` takes now; raises ``IllegalAction`` if it is not theirs to take.
 
-        Blocks while the engine thinks (Expert: tens of milliseconds, Beginner and Normal: about
-        one); a server calls it through :func:`bidak.engine.workers.decide_async`.
+        Blocks while the engine thinks (Beginner and Normal: about a millisecond; Expert: tens of
+        milliseconds, up to seconds where it looks deeper, ``docs/analysis.md``); a server calls
+        it through :func:`bidak.engine.workers.decide_async`, whose budget falls back to the
+        1-ply best if a search overruns.
         """
         if decider(state) is not player:
             raise IllegalAction(f"Player {player.value} has nothing to decide now")
@@ -118,7 +124,12 @@ class SageBot:
         if len(plays) == 1:
             return plays[0]
         assert state.dice is not None
-        ranked = self.evaluator.rank(state.position, state.dice, context_for(state, player))
+        context = context_for(state, player)
+        ranked = self.evaluator.rank(state.position, state.dice, context)
+        if self.style.looks_deeper(ranked[1].loss if len(ranked) > 1 else None, len(ranked)):
+            assert self.style.deeper is not None
+            deeper = self._engines.evaluator(self.style.deeper)
+            ranked = deeper.rank(state.position, state.dice, context)
         picked = choose_play(state.position, ranked, self.style, rng)
         by_result = {play.result: play for play in plays}
         # The engine only ranks legal results (sage.py checks them), so this always finds one.
@@ -127,12 +138,12 @@ class SageBot:
     def _on_roll(self, state: MatchState, player: Player, rng: random.Random) -> Action:
         if not can_double(state, player):
             return Roll(player)
-        verdict = self.evaluator.cube(state.position, context_for(state, player))
+        verdict = self._cube_evaluator.cube(state.position, context_for(state, player))
         return Double(player) if wants_double(verdict, self.style, rng) else Roll(player)
 
     def _answer_double(self, state: MatchState, player: Player, rng: random.Random) -> Action:
         doubler = player.opponent  # on roll; the position is seen by them
-        verdict = self.evaluator.cube(state.position, context_for(state, doubler))
+        verdict = self._cube_evaluator.cube(state.position, context_for(state, doubler))
         return Take(player) if wants_take(verdict, self.style, rng) else Drop(player)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import pytest
@@ -72,8 +72,12 @@ def test_the_summary_is_the_mean_of_the_pairs_with_a_normal_95_percent_interval(
 
 def test_a_results_file_resumes_its_own_run_and_refuses_another(tmp_path: Path) -> None:
     out = tmp_path / "duel.jsonl"
-    # Settings as written before the match mode (no mode, no length): a money run.
-    lines = [{"settings": {"level": "expert", "ply": 0, "seed": 5, "judge_ply": 0}}]
+    # Settings as written before a duel recorded the level's style: which Expert played them
+    # is unknown, so they are not resumed.
+    out.write_text(json.dumps({"settings": {"level": "expert", "ply": 0, "seed": 5}}) + "\n")
+    with pytest.raises(ValueError, match="before a duel recorded how its level plays"):
+        read_results(out, SETTINGS)
+    lines: list[dict[str, object]] = [{"settings": asdict(SETTINGS)}]
     lines += [
         {"index": r.index, "points": r.points, "ledger": r.ledger}
         for r in (_result(0, 1.0), _result(1, -0.5))
@@ -87,6 +91,12 @@ def test_a_results_file_resumes_its_own_run_and_refuses_another(tmp_path: Path) 
     other = Settings(level="normal", ply=0, seed=5, judge_ply=0)
     with pytest.raises(ValueError, match="other settings"):
         read_results(out, other)
+    # The same level as it played before its style changed (the Expert before its second
+    # look): another run, not one to resume.
+    before = Settings(level="expert", ply=0, seed=5, judge_ply=0, style="Style(ply='2ply')")
+    assert before.style != SETTINGS.style
+    with pytest.raises(ValueError, match="other settings"):
+        read_results(out, before)
 
 
 def test_the_phases_of_a_game() -> None:
@@ -142,6 +152,7 @@ def test_a_results_file_of_the_other_mode_or_length_is_refused_and_its_own_resum
         "judge_ply": 0,
         "mode": "match",
         "length": 3,
+        "style": MATCH.style,
     }
     with out.open("a") as sink:
         sink.write(json.dumps({"index": 0, "points": 0.5, "ledger": {}, "margin": -1.0}) + "\n")

@@ -40,7 +40,7 @@ from typing import Any
 
 from bidak.engine.bots import Bot, make_bot
 from bidak.engine.duel import play, points_for
-from bidak.engine.levels import Level
+from bidak.engine.levels import STYLES, Level
 from bidak.match import (
     Action,
     MatchState,
@@ -286,10 +286,16 @@ class Settings:
     """``money`` (cubeless single games) or ``match`` (whole matches, the cube on)."""
     length: int = 0
     """The length of the matches (0 for money)."""
+    style: str = ""
+    """How the level plays (its :class:`~bidak.engine.levels.Style`), filled in from the level
+    when not given: a results file of the level as it played before a change of its style is
+    another run, not one to resume."""
 
     def __post_init__(self) -> None:
         if (self.mode, self.length > 0) not in ((MONEY, False), (MATCH, True)):
             raise ValueError(f"a {self.mode} duel cannot have a match length of {self.length}")
+        if not self.style:
+            object.__setattr__(self, "style", repr(STYLES[Level.parse(self.level)]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -390,8 +396,11 @@ def read_results(path: Path, settings: Settings) -> list[PairResult]:
     if not lines:
         return []
     stored = lines[0].get("settings")
-    if isinstance(stored, dict) and "mode" not in stored:  # written before match duels
-        stored = {**stored, "mode": MONEY, "length": 0}
+    if isinstance(stored, dict) and "style" not in stored:
+        raise ValueError(
+            f"{path} was written before a duel recorded how its level plays (the Expert has "
+            "changed since): name another --out file"
+        )
     if stored != asdict(settings):
         what = f"a {stored.get('mode')} run" if isinstance(stored, dict) else "a run"
         raise ValueError(

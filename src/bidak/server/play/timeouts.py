@@ -10,8 +10,8 @@ check lets only one action through.
 A live match's clock is re-armed by every action, each time a little later. Rather than a new
 task each time (and the old one cancelled), the task already asleep on the match's clock is
 pointed at the new deadline (:class:`_Clock`); when it wakes it sleeps on if the deadline moved,
-and times the player out otherwise. Cancelling and making a task cost more than the rest of the
-clock's work on each action (``docs/performance.md``).
+and times the player out otherwise. At 2,000 live matches that took 1-2 points of a core less
+than a task cancelled and made on each action (``docs/performance.md``).
 """
 
 from __future__ import annotations

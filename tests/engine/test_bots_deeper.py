@@ -123,24 +123,51 @@ def test_seeded_bots_that_look_deeper_decide_the_same() -> None:
         ]
 
 
-def test_a_deeper_look_that_overruns_the_budget_falls_back_to_the_quick_play_in_time() -> None:
-    engines = Recording(hold="3ply")
-    bot = SageBot(Level.EXPERT, random.Random(1), engines=engines)
-    state = close_openings()[0]
-
+def _decide_in(bot: SageBot, state: MatchState, timeout: float) -> tuple[object, float]:
     async def main() -> tuple[object, float]:
         async with BotPool(1) as pool:
             started = time.perf_counter()
-            action = await pool.decide(bot, state, ZERO, timeout=1.0)
+            action = await pool.decide(bot, state, ZERO, timeout=timeout)
             return action, time.perf_counter() - started
 
+    return asyncio.run(main())
+
+
+def test_a_deeper_look_that_overruns_the_budget_plays_its_own_plys_choice_in_time() -> None:
+    """Out of time while looking deeper, the Expert plays what its own ply chose (the 2-ply
+    Expert's play), not the cruder 1-ply best, and answers within the budget."""
+    engines = Recording(hold="3ply")
+    bot = SageBot(Level.EXPERT, random.Random(1), engines=engines)
+    states = close_openings()
+    two_ply = SageBot(Level.EXPERT, random.Random(1), style=replace(EXPERT, deeper=None))
+    one_ply = quick_bot()
+    # An opening close at 2-ply whose 2-ply choice differs from the 1-ply best, if there is one
+    # (the test then tells the two fallbacks apart).
+    state = next(
+        (s for s in states if two_ply.decide(s, ZERO) != one_ply.decide(s, ZERO)), states[0]
+    )
     try:
-        action, took = asyncio.run(main())
+        action, took = _decide_in(bot, state, 1.0)
+        assert bot.first_answer(state, ZERO) == action  # still looking deeper meanwhile
     finally:
         engines.gate.set()
     assert engines.calls["rank 3ply"] == 1  # it was looking deeper when time ran out
-    assert action == quick_bot().decide(state, ZERO)
+    assert action == two_ply.decide(state, ZERO)
     assert took < 1.1  # the budget, give or take the event loop's wake-up
+
+
+def test_a_bot_that_overruns_at_its_own_ply_falls_back_to_the_quick_play() -> None:
+    engines = Recording(hold="2ply")
+    bot = SageBot(Level.EXPERT, random.Random(1), engines=engines)
+    state = close_openings()[0]
+    try:
+        action, took = _decide_in(bot, state, 1.0)
+        assert bot.first_answer(state, ZERO) is None  # no ranking of its own yet
+    finally:
+        engines.gate.set()
+    assert engines.calls["rank 3ply"] == 0
+    assert action == quick_bot().decide(state, ZERO)
+    assert took < 1.1
 
 
 def close_openings() -> list[MatchState]:

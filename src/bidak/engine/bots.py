@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Sequence
 from typing import Protocol
 
 from bidak.engine.bots_choice import choose_play, wants_double, wants_take
@@ -33,7 +34,7 @@ from bidak.engine.context import context_for
 from bidak.engine.engines import Engines as Engines  # re-exported: callers import it here
 from bidak.engine.engines import shared_engines as shared_engines
 from bidak.engine.levels import QUICK, STYLES, Level, Style
-from bidak.engine.sage import Evaluator, won_equity
+from bidak.engine.sage import Evaluator, RankedPlay, won_equity
 from bidak.errors import IllegalAction
 from bidak.match import (
     AcceptResign,
@@ -81,6 +82,10 @@ class SageBot:
         self._rng = rng
         self._rng_lock = threading.Lock()
         self._engines = shared_engines() if engines is None else engines
+        self._first: dict[tuple[int, Player], Action] = {}
+        """The play chosen at the bot's own ply for a decision it is looking at deeper, by the
+        decision's state (its ``id``, alive while the decision runs) and player."""
+        self._first_lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"SageBot({self.level.value!r}, style={self.style!r})"
@@ -126,14 +131,32 @@ class SageBot:
         assert state.dice is not None
         context = context_for(state, player)
         ranked = self.evaluator.rank(state.position, state.dice, context)
-        if self.style.looks_deeper(ranked[1].loss if len(ranked) > 1 else None, len(ranked)):
-            assert self.style.deeper is not None
-            deeper = self._engines.evaluator(self.style.deeper)
-            ranked = deeper.rank(state.position, state.dice, context)
-        picked = choose_play(state.position, ranked, self.style, rng)
-        by_result = {play.result: play for play in plays}
-        # The engine only ranks legal results (sage.py checks them), so this always finds one.
-        return by_result.get(picked.result, plays[0])
+        if not self.style.looks_deeper(ranked[1].loss if len(ranked) > 1 else None, len(ranked)):
+            return _pick(state, plays, ranked, self.style, rng)
+        assert self.style.deeper is not None
+        # The play of this first ranking stays at hand while the deeper one runs: a pool whose
+        # budget runs out meanwhile plays it (first_answer), not the cruder 1-ply best. Chosen
+        # with a copy of the random numbers, so the deeper choice draws the same ones.
+        same = random.Random()
+        same.setstate(rng.getstate())
+        key = (id(state), player)
+        with self._first_lock:
+            self._first[key] = Move.of(player, _pick(state, plays, ranked, self.style, same))
+        try:
+            ranked = self._engines.evaluator(self.style.deeper).rank(
+                state.position, state.dice, context
+            )
+        finally:
+            with self._first_lock:
+                self._first.pop(key, None)
+        return _pick(state, plays, ranked, self.style, rng)
+
+    def first_answer(self, state: MatchState, player: Player) -> Action | None:
+        """While the bot looks deeper at ``player``'s play in ``state`` (the same object it was
+        asked with), the play its own ply chose; None at any other time. What
+        :class:`~bidak.engine.workers.BotPool` plays when the deeper look overruns its budget."""
+        with self._first_lock:
+            return self._first.get((id(state), player))
 
     def _on_roll(self, state: MatchState, player: Player, rng: random.Random) -> Action:
         if not can_double(state, player):
@@ -145,6 +168,20 @@ class SageBot:
         doubler = player.opponent  # on roll; the position is seen by them
         verdict = self._cube_evaluator.cube(state.position, context_for(state, doubler))
         return Take(player) if wants_take(verdict, self.style, rng) else Drop(player)
+
+
+def _pick(
+    state: MatchState,
+    plays: Sequence[Play],
+    ranked: list[RankedPlay],
+    style: Style,
+    rng: random.Random,
+) -> Play:
+    """The legal play of ``plays`` that ``style`` picks from ``ranked``."""
+    picked = choose_play(state.position, ranked, style, rng)
+    by_result = {play.result: play for play in plays}
+    # The engine only ranks legal results (sage.py checks them), so this always finds one.
+    return by_result.get(picked.result, plays[0])
 
 
 def play_on_equity(state: MatchState, player: Player, evaluator: Evaluator) -> float:

@@ -4,9 +4,12 @@
 search; 1-ply calls are short) and :meth:`BotPool.decide` awaits the answer with a budget:
 
 1. the bot itself gets the budget minus a reserve;
-2. if it overruns (or fails), the engine's 1-ply best (:func:`~bidak.engine.bots.quick_bot`,
-   about a millisecond) gets the reserve, on a thread of its own so a busy pool cannot delay it;
-3. if even that is late, :func:`~bidak.engine.bots.instant_action` answers with no engine.
+2. if it overruns while it looks deeper than its own ply (the Expert's second look at a close
+   play), the play its own ply chose is played (``first_answer``: a bot that has one);
+3. otherwise, if it overruns (or fails), the engine's 1-ply best
+   (:func:`~bidak.engine.bots.quick_bot`, about a millisecond) gets the reserve, on a thread of
+   its own so a busy pool cannot delay it;
+4. if even that is late, :func:`~bidak.engine.bots.instant_action` answers with no engine.
 
 So a bot always answers in time. A search that overran cannot be interrupted: it finishes on its
 worker and its answer is dropped. Cancelling the awaiting task (``asyncio`` cancellation) drops
@@ -79,6 +82,11 @@ class BotPool:
         try:
             return await _run(self._main, bot.decide, state, player, until=deadline - reserve)
         except _Late:
+            first = getattr(bot, "first_answer", None)
+            found = first(state, player) if callable(first) else None
+            if isinstance(found, Action):
+                log.info("bot %r overran its %.2f s budget looking deeper; playing", bot, timeout)
+                return found
             log.info("bot %r overran its %.2f s budget; playing the 1-ply best", bot, timeout)
         except Exception:
             log.exception("bot %r failed; playing the 1-ply best", bot)

@@ -80,54 +80,45 @@ class Timers:
 
     def schedule(self, live: Live) -> None:
         """Arm what acts next without a person: a bot, auto-play, or the clock."""
-        if self._retarget(live):
-            return
+        who = None if self._closing or live.finished else decider(live.state)
+        work, clock, label = None, None, ""
+        if who is None:
+            pass
+        elif is_bot_seat(live.room, who) or live.state.autoplay[who]:
+            work, label = self.bots.turn(live, who), f"bot turn in {live.match_id}"
+        elif live.deadline is not None and live.deadline_version == live.state.version:
+            label = f"clock of {live.match_id}"
+            if live.room.correspondence:
+                work = self._expire_correspondence(live, who)
+            elif self._moved(live, who, live.deadline):
+                return  # the sleeping clock now wakes for this decision
+            else:
+                clock = _Clock(live, who, live.deadline)
+                work = self._expire(clock)
         previous = self._tasks.pop(live.match_id, None)
         self._clocks.pop(live.match_id, None)
         if previous is not None and previous is not asyncio.current_task():
             previous.cancel()
-        if self._closing or live.finished:
+        if work is None:
             return
-        who = decider(live.state)
-        if who is None:
-            return
-        if is_bot_seat(live.room, who) or live.state.autoplay[who]:
-            work, label = self.bots.turn(live, who), f"bot turn in {live.match_id}"
-        elif live.deadline is not None and live.deadline_version == live.state.version:
-            if live.room.correspondence:
-                work = self._expire_correspondence(live, who)
-            else:
-                clock = self._clocks[live.match_id] = _Clock(live, who, live.deadline)
-                work = self._expire(clock)
-            label = f"clock of {live.match_id}"
-        else:
-            return
+        if clock is not None:
+            self._clocks[live.match_id] = clock
         self._tasks[live.match_id] = self.tasks.spawn(work, label)
 
-    def _retarget(self, live: Live) -> bool:
-        """Point the match's sleeping live clock at ``live``'s deadline, if that is what comes
-        next and no earlier than the clock sleeps for; False: arm anew."""
+    def _moved(self, live: Live, player: Player, at: float) -> bool:
+        """Point the match's live clock, if one is asleep for a deadline no later than ``at``,
+        at ``player``'s decision in ``live``; False: there is none to move."""
         clock = self._clocks.get(live.match_id)
-        if clock is None or not clock.asleep or self._closing or live.finished:
-            return False
-        at = live.deadline
-        if at is None or live.deadline_version != live.state.version or at < clock.at:
-            return False
-        if live.room.correspondence:
-            return False
-        who = decider(live.state)
-        if who is None or is_bot_seat(live.room, who) or live.state.autoplay[who]:
-            return False
         task = self._tasks.get(live.match_id)
-        if task is None or task.done():
+        if clock is None or not clock.asleep or at < clock.at or task is None or task.done():
             return False
-        clock.live, clock.player, clock.at = live, who, at
+        clock.live, clock.player, clock.at = live, player, at
         return True
 
     async def _expire(self, clock: _Clock) -> None:
         """At the clock's deadline, time its player out with the fallback action, if the
         match is still where it was; while asleep the clock may be moved later
-        (:meth:`_retarget`), and it sleeps on."""
+        (:meth:`_moved`), and it sleeps on."""
         slept_until = None
         while slept_until != clock.at:
             slept_until = clock.at

@@ -36,15 +36,14 @@ import functools
 import json
 import math
 import random
-import statistics
 import time
 from collections import defaultdict
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from bidak.bench.bots import decision_states
-from bidak.bench.gnubg_duel import GnubgProcess
+from bidak.bench.gnubg_duel import GnubgProcess, equity_after, mean_ci
+from bidak.bench.server.report import quantile
 from bidak.engine.bots import SageBot, shared_engines
 from bidak.engine.context import context_for
 from bidak.engine.duel import play
@@ -59,21 +58,11 @@ from bidak.match import (
     current_plays,
     decider,
 )
-from bidak.rules import Position, Side, outcome
 
 RULES = RuleSet(length=25, cube=False)
 LIVE = 2.7
 """Seconds a live bot may think: the server's 3 s ``bot_budget`` less the fallback's 0.3 s."""
 CLOSES = (0.0, 0.001, 0.002, 0.003, 0.005, 0.0075, 0.01, 0.02, 0.03, 0.05, 0.08, 0.15, math.inf)
-
-
-def gnubg_equity(gnubg: GnubgProcess, result: Position, ply: int) -> float:
-    """gnubg's cubeless money equity of a play's result for the player who made it."""
-    done = outcome(result)
-    if done is not None:
-        return float(done.kind) if done.winner is Side.MOVER else -float(done.kind)
-    reply = gnubg.ask({"op": "equity", "id": result.flipped().position_id, "ply": ply})
-    return -float(reply["equity"])
 
 
 def timed(work: Any) -> tuple[Any, float, float]:
@@ -145,28 +134,11 @@ def _decision(
         "cpu3": cpu3,
     }
     if best2 != best3:
-        row["gnubg2"] = gnubg_equity(gnubg, best2, judge)
-        row["gnubg3"] = gnubg_equity(gnubg, best3, judge)
+        row["gnubg2"] = equity_after(gnubg, best2, judge)
+        row["gnubg3"] = equity_after(gnubg, best3, judge)
         # bgsage 3ply's own view of the 2-ply choice, for the tests' positions
         row["loss2_at_3ply"] = next((r.loss for r in ranked3 if r.result == best2), None)
     return row
-
-
-def quantile(values: Sequence[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else math.nan
-
-
-def mean_ci(values: Sequence[float]) -> tuple[float, float]:
-    mean = statistics.fmean(values) if values else math.nan
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
-    return mean, half
-
-
-def deeper(row: dict[str, Any], close: float, max_plays: int | None) -> bool:
-    if max_plays is not None and row["plays"] > max_plays:
-        return False
-    return row["gap2"] is not None and row["gap2"] <= close
 
 
 def report(path: Path, clock: str, max_plays: int | None) -> None:
@@ -193,11 +165,12 @@ def report(path: Path, clock: str, max_plays: int | None) -> None:
     )
     per_unit_decisions = len(rows) / len(units)
     for close in CLOSES:
+        style = Style(ply="2ply", deeper="3ply", close=close, max_plays=max_plays)
         times, gains = [], []
         by_unit: dict[tuple[int, int], float] = defaultdict(float)
         went = changed = 0
         for r in rows:
-            look = deeper(r, close, max_plays)
+            look = style.looks_deeper(r["gap2"], r["plays"])
             went += look
             times.append(r[clock + "2"] + (r[clock + "3"] if look else 0.0))
             gain = 0.0

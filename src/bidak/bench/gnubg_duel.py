@@ -165,7 +165,7 @@ class GnubgBot:
     def worth(self, state: MatchState, play: Play, ply: int) -> float:
         """What ``play`` is worth to its maker in gnubg's eyes at ``ply``: cubeless money
         equity here, the match-winning chance in a match (:mod:`bidak.bench.gnubg_match`)."""
-        return _equity(self.gnubg, play, ply)
+        return equity_after(self.gnubg, play.result, ply)
 
     def decide(self, state: MatchState, player: Player) -> Action:
         if state.phase is Phase.MOVE:
@@ -175,12 +175,12 @@ class GnubgBot:
         return Roll(player)
 
 
-def _equity(gnubg: GnubgProcess, play: Play, ply: int) -> float:
-    """gnubg's cubeless money equity of ``play`` for the player who made it."""
-    done = outcome(play.result)
+def equity_after(gnubg: GnubgProcess, result: Position, ply: int) -> float:
+    """gnubg's cubeless money equity of a play's ``result`` for the player who made it."""
+    done = outcome(result)
     if done is not None:
         return float(done.kind) if done.winner is Side.MOVER else -float(done.kind)
-    reply = gnubg.ask({"op": "equity", "id": play.result.flipped().position_id, "ply": ply})
+    reply = gnubg.ask({"op": "equity", "id": result.flipped().position_id, "ply": ply})
     return -float(reply["equity"])
 
 
@@ -376,10 +376,17 @@ class Summary:
         return self.mean + self.half_width
 
 
+def mean_ci(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``values`` (0 for none) and the half-width of its normal 95% interval
+    (infinite for fewer than two)."""
+    mean = statistics.fmean(values) if values else 0.0
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
+    return mean, half
+
+
 def summarise(settings: Settings, results: Sequence[PairResult]) -> Summary:
     points = [r.points for r in results]
-    mean = statistics.fmean(points) if points else 0.0
-    half = 1.96 * statistics.stdev(points) / math.sqrt(len(points)) if len(points) > 1 else math.inf
+    mean, half = mean_ci(points)
     ledger = Ledger()
     for result in results:
         ledger.add(Ledger(**result.ledger))  # type: ignore[arg-type]

@@ -158,7 +158,12 @@ class MatchWatched(Watched):
         ledger: Ledger,
     ) -> None:
         super().__init__(inner, is_bidak, gnubg, opinion, judge_ply, ledger)
-        self.rival = gnubg
+
+    @property
+    def rival(self) -> MatchGnubgBot:
+        """The gnubg seat, as the match bot it was given as."""
+        assert isinstance(self.gnubg, MatchGnubgBot)
+        return self.gnubg
 
     def watch(self, state: MatchState, player: Player, action: Action) -> None:
         if state.phase not in (Phase.ROLL, Phase.DOUBLED):

@@ -104,7 +104,8 @@ class SageBot:
         Blocks while the engine thinks (Beginner and Normal: about a millisecond; Expert: tens of
         milliseconds, up to seconds where it looks deeper, ``docs/analysis.md``); a server calls
         it through :func:`bidak.engine.workers.decide_async`, whose budget falls back to the
-        1-ply best if a search overruns.
+        play of the bot's own ply (:meth:`first_answer`) or to the 1-ply best if a search
+        overruns.
         """
         if decider(state) is not player:
             raise IllegalAction(f"Player {player.value} has nothing to decide now")

@@ -85,7 +85,7 @@ class BotPool:
             first = getattr(bot, "first_answer", None)
             found = first(state, player) if callable(first) else None
             if isinstance(found, Action):
-                log.info("bot %r overran its %.2f s budget looking deeper; playing", bot, timeout)
+                log.info("bot %r overran %.2f s looking deeper; its own ply's play", bot, timeout)
                 return found
             log.info("bot %r overran its %.2f s budget; playing the 1-ply best", bot, timeout)
         except Exception:

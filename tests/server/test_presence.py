@@ -33,6 +33,25 @@ async def test_a_table_seen_from_another_process(redis_url: str) -> None:
         await b.close()
 
 
+async def test_a_renewal_brings_back_every_socket_batch_by_batch(redis_url: str) -> None:
+    """A process renews its sockets a batch at a time (so its loop serves tables between the
+    batches): every socket of every batch counts again, none is left out at a batch's edge."""
+    prefix = f"bidak-test-{secrets.token_hex(6)}:"
+    a, b = RedisPresence(redis_url, prefix, batch=7), RedisPresence(redis_url, prefix)
+    players = [(f"p{i}", f"R{i // 2}", f"a/{i}") for i in range(20)]
+    try:
+        for player, room, entry in players:
+            await a.arrived(player, room, entry)
+        for player, room, entry in players:  # as if the process had not renewed in time
+            await a._redis.zadd(a.key(player, room), {entry: 1.0})
+        assert not any([await b.at(player, room) for player, room, _ in players])
+        await a.renew()
+        assert all([await b.at(player, room) for player, room, _ in players])
+    finally:
+        await a.close()
+        await b.close()
+
+
 async def test_one_process_keeps_it_in_memory() -> None:
     here = presence_for("memory://", "x:")
     assert isinstance(here, MemoryPresence)

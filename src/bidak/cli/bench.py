@@ -302,7 +302,8 @@ def server(
     keep: Annotated[
         Path | None,
         typer.Option(
-            help="keep the database and log of the server started here in this folder",
+            help="keep the log of the server started here in this folder, and its database"
+            " unless --database-url names one",
             file_okay=False,
         ),
     ] = None,
@@ -347,9 +348,7 @@ def server(
         problem = None
         if url is not None:
             problem = "--keep keeps the files of a server started here: leave out --url"
-        elif database_url is not None:
-            problem = "--keep keeps a SQLite file of the bench's own: leave out --database-url"
-        elif (keep / "bench.sqlite3").exists():
+        elif database_url is None and (keep / "bench.sqlite3").exists():
             problem = f"{keep} already holds a bench database (bench.sqlite3): pick another folder"
         if problem:
             console.print(f"[bold red]error:[/] {problem}")

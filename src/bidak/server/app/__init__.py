@@ -17,7 +17,7 @@ from starlette.types import Receive, Scope, Send
 
 from bidak import __version__
 from bidak.engine.workers import BotPool
-from bidak.server.accounts import me
+from bidak.server.accounts import devices, me
 from bidak.server.accounts import routes as identity
 from bidak.server.accounts.service import Accounts
 from bidak.server.accounts.tokens import Signer
@@ -121,6 +121,32 @@ def mail_outbox(settings: Settings, clock: Clock) -> Outbox | None:
     return Outbox(transport, settings.mail_from, clock)
 
 
+WARM_SCOPE: Scope = {
+    "type": "http",
+    "method": "GET",
+    "path": "/",
+    "root_path": "",
+    "headers": [],
+    "query_string": b"",
+}
+
+
+def warm(app: FastAPI) -> None:
+    """Prepare now, before the first request, what the first requests would otherwise prepare
+    on the event loop while others wait (measured in docs/performance.md, "Stalls of a first
+    request").
+
+    FastAPI prepares an included router's routes (their dependencies and pydantic adapters) the
+    first time a request is matched against it, on the event loop, all of that router's routes at
+    once: 36 ms of CPU for the whole app, and a first ``/metrics`` request stalled a process held
+    to 0.4 core for 100-244 ms in the middle of 500 live matches (docs/performance.md). Matching
+    a request for ``/`` against each router, once at start, does it while nobody is waiting.
+    The User-Agent parser compiles its rules at its first parse (``devices.prepare``)."""
+    for route in app.router.routes:
+        route.matches(dict(WARM_SCOPE))
+    devices.prepare()
+
+
 def create_app(
     settings: Settings | None = None,
     clock: Clock | None = None,
@@ -217,6 +243,7 @@ def create_app(
             mailer.start()
         await push.start(Vapid(vapid_key, subject))
         db.start_checkpoints()
+        warm(app)
         collector = None
         if settings.gc_freeze_seconds is not None:
             # Full collections wait for a moment without play (bidak.server.shared.collector).

@@ -21,6 +21,10 @@ from bidak.bench.server import Load, Result, Tally, Think
 from bidak.bench.server.report import capacity
 from bidak.cli import app
 from bidak.cli.bench import _counts
+from tests.server import backends
+
+postgres_url = backends.postgres_url
+redis_url = backends.redis_url
 
 runner = CliRunner()
 
@@ -225,3 +229,33 @@ def test_a_capped_run_holds_the_server_in_a_cgroup_of_its_own_and_removes_it() -
     assert left == [], "every group the bench made is gone"
     wrong = runner.invoke(app, [*args, "--server-workers", "1,2"])
     assert wrong.exit_code == 2 and "need a --sweep" in wrong.output
+
+
+def test_room_routing_puts_both_players_of_a_match_on_one_process_and_split_on_two() -> None:
+    load = Load("bidak", "http://a", 4, 1.0, Think(1, 1), urls=("http://a", "http://b"))
+    room = Load("bidak", "http://a", 4, 1.0, Think(1, 1), urls=load.urls, routing="room")
+    split = Load("bidak", "http://a", 4, 1.0, Think(1, 1), urls=load.urls, routing="split")
+    for pair in range(4):
+        assert load.socket_url(pair, 0) == load.socket_url(pair, 1) == "http://a"  # one port
+        assert room.socket_url(pair, 0) == room.socket_url(pair, 1)
+        assert split.socket_url(pair, 0) != split.socket_url(pair, 1)
+    # Each way spreads the matches over both processes.
+    assert {room.socket_url(pair, 0) for pair in range(4)} == {"http://a", "http://b"}
+    assert {split.socket_url(pair, 0) for pair in range(4)} == {"http://a", "http://b"}
+
+
+def test_split_routing_plays_each_match_across_two_processes_started_apart(
+    tmp_path: Path, postgres_url: str, redis_url: str
+) -> None:
+    args = ["bench", "server", "--matches", "4", "--duration", "2", "--think", "0.02-0.1"]
+    args += ["--server-workers", "2", "--routing", "split", "--keep", str(tmp_path)]
+    args += ["--database-url", postgres_url, "--bus-url", redis_url]
+    result = runner.invoke(app, args, env={"COLUMNS": "160"})
+    assert result.exit_code == 0, result.output
+    assert "split routing over 2 ports" in result.output
+    assert int(_row(result.output, "actions ")[0]) > 0
+    assert _row(result.output, "errors") == ["0", "0"]
+    for n in (0, 1):  # each process its own log, and players of its own
+        assert '"WebSocket /ws" [accepted]' in (tmp_path / f"server-{n}.log").read_text()
+    wrong = runner.invoke(app, [*args, "--quick"], env={"COLUMNS": "160"})
+    assert wrong.exit_code == 2 and "leave out --url and --quick" in wrong.output

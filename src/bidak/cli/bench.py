@@ -6,7 +6,7 @@ import signal
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
 from rich.console import Console
@@ -17,6 +17,7 @@ from bidak.cli.errors import friendly
 if TYPE_CHECKING:
     from bidak.bench.gnubg_duel import Summary
     from bidak.bench.server import Result
+    from bidak.bench.server.load import Routing
 
 app = typer.Typer(help="Benchmarks, each next to a reference measured in the same run.")
 console = Console()
@@ -272,6 +273,15 @@ def server(
             " such as 1,2,3: the sweep for each, its capacity, and the scaling efficiency"
         ),
     ] = "1",
+    routing: Annotated[
+        str,
+        typer.Option(
+            help="with several --server-workers: any (one port, the kernel picks a process for"
+            " each connection), room (each process on a port of its own, both players of a match"
+            " on one, as a load balancer routing by room would) or split (the two players of"
+            " every match on two processes: the worst case)"
+        ),
+    ] = "any",
     cap_cores: Annotated[
         float | None,
         typer.Option(
@@ -333,6 +343,15 @@ def server(
     if max(processes) > 1 and bus_url is None and url is None:
         console.print("[bold red]error:[/] several server processes share a bus: add --bus-url")
         raise typer.Exit(2)
+    if routing not in ("any", "room", "split"):
+        console.print(f"[bold red]error:[/] --routing is any, room or split, not {routing!r}")
+        raise typer.Exit(2)
+    if routing != "any" and (url is not None or quick):
+        console.print(
+            "[bold red]error:[/] --routing places the friend matches of servers started here:"
+            " leave out --url and --quick"
+        )
+        raise typer.Exit(2)
     if cap_cores is not None:
         from bidak.bench.server.cpucap import unavailable
 
@@ -364,6 +383,7 @@ def server(
         bus_url=bus_url,
         database_url=database_url,
         cap_cores=cap_cores,
+        routing=cast("Routing", routing),
         progress=lambda text: console.print(f"[dim]{text}[/dim]"),
     )
     # SIGTERM ends the bench as Ctrl-C does: every server and load worker it started is

@@ -137,7 +137,8 @@ class _Clients:
                 if self.load.kind == "bidak":
                     seats = [_Seat(await self._guest(), 0), _Seat(await self._guest(), 1)]
                     for seat in seats:
-                        seat.socket = await self._connect("/ws", seat.token)
+                        where = self.load.socket_url(index, seat.seat)
+                        seat.socket = await self._connect("/ws", seat.token, where)
                         sockets.append(seat.socket)
                     await self._new_match(seats)
                 else:
@@ -246,14 +247,17 @@ class _Clients:
         token: str = answer.cookies[COOKIE]
         return token
 
-    async def _connect(self, path: str, token: str | None) -> Any:
+    async def _connect(self, path: str, token: str | None, where: str | None = None) -> Any:
+        """A WebSocket to ``path`` of the load's server, or of the process at ``where``."""
         from websockets.asyncio.client import connect
         from websockets.typing import Origin
 
+        ws = self.ws if where is None else where.replace("http", "ws", 1)
         return await connect(
-            self.ws + path,
+            ws + path,
             additional_headers={"Cookie": f"{COOKIE}={token}"} if token else None,
-            origin=Origin(self.load.url),
+            # Each process is its own site here (as all would be one behind a load balancer).
+            origin=Origin(where or self.load.url),
             compression="deflate" if self.load.deflate else None,
             proxy=None,
             ping_interval=None,

@@ -9,6 +9,11 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Kind = Literal["bidak", "relay"]
+Routing = Literal["any", "room", "split"]
+"""Which server process a player's WebSocket reaches when there are several: ``any`` (one
+port shared by the processes: the kernel hands each connection to one of them), ``room``
+(both players of a match on one process, as a load balancer routing by the room would) or
+``split`` (the two players of each match on two processes: the worst case)."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,16 @@ class Load:
     deflate: bool = True
     quick: bool = False
     """Bidak only: the clients first press Quick match all at once, and play whom they get."""
+    urls: tuple[str, ...] = ()
+    """The server processes' own addresses, for ``routing`` other than ``any``."""
+    routing: Routing = "any"
+
+    def socket_url(self, pair: int, seat: int) -> str:
+        """Where seat ``seat`` of pair ``pair`` opens its WebSocket (http form)."""
+        if self.routing == "any" or not self.urls:
+            return self.url
+        process = pair if self.routing == "room" else pair + seat
+        return self.urls[process % len(self.urls)]
 
 
 @dataclass

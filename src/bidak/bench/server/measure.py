@@ -9,14 +9,14 @@ import math
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bidak.bench.server.clients import run_clients, worker
 from bidak.bench.server.cpucap import CpuCap, server_pids
-from bidak.bench.server.load import Load, Tally, Think
+from bidak.bench.server.load import Load, Routing, Tally, Think
 from bidak.bench.server.loopwatch import LoopWatch
 from bidak.bench.server.processes import ServerProcess
 from bidak.server.shared.openfiles import (
@@ -57,27 +57,36 @@ def measure(
     name: str,
     load: Load,
     workers: int,
-    server: ServerProcess | None = None,
+    server: ServerProcess | Sequence[ServerProcess] | None = None,
     caps: Sequence[CpuCap] = (),
 ) -> Result:
-    """Set every pair up, then open the window for all at once and play it to its end."""
+    """Set every pair up, then open the window for all at once and play it to its end.
+
+    ``server``: the process (or the processes, each on its own port) whose CPU is measured."""
     import threading
 
+    servers = [server] if isinstance(server, ServerProcess) else list(server or ())
     cpu: list[tuple[float | None, float]] = []  # (server CPU seconds, time) at open and close
     held: list[float] = []  # the caps' throttled time at open and close, ms
-    watch = LoopWatch(load.url)
+    watches = [LoopWatch(url) for url in (load.urls if len(servers) > 1 else (load.url,))]
+
+    def server_cpu() -> float | None:
+        spent = [process.cpu_seconds() for process in servers]
+        return None if not spent or None in spent else sum(s for s in spent if s is not None)
 
     def sample() -> None:
-        cpu.append((server.cpu_seconds() if server else None, time.monotonic()))
+        cpu.append((server_cpu(), time.monotonic()))
         held.append(sum(cap.throttled_ms() or 0.0 for cap in caps))
 
     def close_window() -> None:
         sample()
-        watch.stop()
+        for watch in watches:
+            watch.stop()
 
     def started() -> None:
         sample()
-        watch.start()
+        for watch in watches:
+            watch.start()
         threading.Timer(load.duration, close_window).start()
 
     if workers <= 0:
@@ -119,7 +128,14 @@ def measure(
     if cpu_after is not None and cpu_before is not None:
         share = (cpu_after - cpu_before) / max(1e-9, closed - opened)
     throttled = (held[1] - held[0]) / 1000 if caps else None
-    return Result(name, load, tally, share, watch.stall, watch.collection, throttled)
+    stall = _longest(watch.stall for watch in watches)
+    collection = _longest(watch.collection for watch in watches)
+    return Result(name, load, tally, share, stall, collection, throttled)
+
+
+def _longest(figures: Iterable[float | None]) -> float | None:
+    told = [figure for figure in figures if figure is not None]
+    return max(told) if told else None
 
 
 def _capped(server: ServerProcess, cores: float, expected: int, tag: str) -> list[CpuCap]:
@@ -170,12 +186,17 @@ def run(
     quick: bool = False,
     database_url: str | None = None,
     cap_cores: float | None = None,
+    routing: Routing = "any",
 ) -> list[Result]:
     """Bidak (started here on ``database_url`` or a fresh SQLite file in ``folder``, or the one
     at ``url``), then the bare relay with the same number of connections, pace and reply size.
 
     ``cap_cores``: each serving process of Bidak runs in a CPU cap of that many cores, the relay
-    in one of as many cores as Bidak's processes have together (:mod:`.cpucap`)."""
+    in one of as many cores as Bidak's processes have together (:mod:`.cpucap`).
+
+    ``routing`` other than ``any``: Bidak's ``server_workers`` processes are started apart, each
+    on a port of its own (on one database and bus), and the clients choose the process of each
+    player's WebSocket as a load balancer would (:data:`.load.Routing`)."""
     import tempfile
 
     raise_open_files()
@@ -183,32 +204,54 @@ def run(
     results: list[Result] = []
     with tempfile.TemporaryDirectory(prefix="bidak-bench-") as scratch:
         where = folder or Path(scratch)
-        server = None
+        servers: list[ServerProcess] = []
+        apart = routing != "any" and url is None
         if url is None:
             database = database_url or f"sqlite:///{where / 'bench.sqlite3'}"
-            server = ServerProcess.bidak(
-                database, log=where / "server.log", workers=server_workers, bus_url=bus_url
-            )
-            # Every player of the bench comes from this one address.
-            server.start(
-                BIDAK_BOT_DELAY="0", BIDAK_GUESTS_PER_MINUTE="1000000000", BIDAK_METRICS="local"
-            )
+            for n in range(server_workers if apart else 1):
+                servers.append(
+                    ServerProcess.bidak(
+                        database,
+                        log=where / (f"server-{n}.log" if apart else "server.log"),
+                        workers=1 if apart else server_workers,
+                        bus_url=bus_url,
+                    )
+                )
+            for server in servers:
+                # Every player of the bench comes from this one address.
+                server.start(
+                    BIDAK_BOT_DELAY="0",
+                    BIDAK_GUESTS_PER_MINUTE="1000000000",
+                    BIDAK_METRICS="local",
+                )
         caps: list[CpuCap] = []
         try:
-            if server is not None:
+            for server in servers:
                 asyncio.run(server.ready())
-                url = server.url
-                if cap_cores is not None:
-                    caps = _capped(server, cap_cores, server_workers, "bidak")
-                    progress(f"{len(caps)} server process(es) capped at {cap_cores:g} core each")
+            if servers:
+                url = servers[0].url
+            if cap_cores is not None:
+                for n, server in enumerate(servers):
+                    expected = 1 if apart else server_workers
+                    caps += _capped(server, cap_cores, expected, f"bidak{n}-")
+                progress(f"{len(caps)} server process(es) capped at {cap_cores:g} core each")
             assert url is not None
-            progress(f"bidak at {url}: {matches} matches, think {think}, {workers} workers")
+            how = f", {routing} routing over {len(servers)} ports" if apart else ""
+            progress(f"bidak at {url}: {matches} matches, think {think}, {workers} workers{how}")
             load = Load(
-                "bidak", url.rstrip("/"), matches, duration, think, deflate=deflate, quick=quick
+                "bidak",
+                url.rstrip("/"),
+                matches,
+                duration,
+                think,
+                deflate=deflate,
+                quick=quick,
+                urls=tuple(server.url for server in servers) if apart else (),
+                routing=routing if apart else "any",
             )
-            results.append(measure("bidak", load, workers, server, caps))
+            results.append(measure("bidak", load, workers, servers, caps))
         finally:
-            if server is not None:
+            for server in servers:
                 server.stop()
             for cap in caps:
                 cap.remove()

@@ -224,7 +224,7 @@ def test_a_capped_run_holds_the_server_in_a_cgroup_of_its_own_and_removes_it() -
     args = ["bench", "server", "--matches", "2", "--duration", "1", "--think", "0.02-0.1"]
     result = runner.invoke(app, [*args, "--cap-cores", "0.5"], env={"COLUMNS": "160"})
     assert result.exit_code == 0, result.output
-    assert "1 server process(es) capped at 0.5 core each" in result.output
+    assert "1 server process(es) to be capped at 0.5 core each" in result.output
     left = [p.name for p in cap.root.iterdir() if p.name.startswith(f"bidak-bench-{os.getpid()}")]
     assert left == [], "every group the bench made is gone"
     wrong = runner.invoke(app, [*args, "--server-workers", "1,2"])

@@ -58,11 +58,14 @@ def measure(
     load: Load,
     workers: int,
     server: ServerProcess | Sequence[ServerProcess] | None = None,
-    caps: Sequence[CpuCap] = (),
+    caps: Sequence[tuple[CpuCap, int]] = (),
 ) -> Result:
     """Set every pair up, then open the window for all at once and play it to its end.
 
-    ``server``: the process (or the processes, each on its own port) whose CPU is measured."""
+    ``server``: the process (or the processes, each on its own port) whose CPU is measured.
+    ``caps``: each cap takes its process when the window opens. The set-up (thousands of
+    guests, rooms and sockets, which a process held to a fifth of a core took minutes to make)
+    is not what is measured, so it runs uncapped."""
     import threading
 
     servers = [server] if isinstance(server, ServerProcess) else list(server or ())
@@ -76,7 +79,7 @@ def measure(
 
     def sample() -> None:
         cpu.append((server_cpu(), time.monotonic()))
-        held.append(sum(cap.throttled_ms() or 0.0 for cap in caps))
+        held.append(sum(cap.throttled_ms() or 0.0 for cap, _ in caps))
 
     def close_window() -> None:
         sample()
@@ -84,6 +87,8 @@ def measure(
             watch.stop()
 
     def started() -> None:
+        for cap, pid in caps:
+            cap.hold(pid)
         sample()
         for watch in watches:
             watch.start()
@@ -138,22 +143,23 @@ def _longest(figures: Iterable[float | None]) -> float | None:
     return max(told) if told else None
 
 
-def _capped(server: ServerProcess, cores: float, expected: int, tag: str) -> list[CpuCap]:
-    """A cap of ``cores`` for each of the ``expected`` serving processes of ``server``."""
+def _capped(
+    server: ServerProcess, cores: float, expected: int, tag: str
+) -> list[tuple[CpuCap, int]]:
+    """A cap of ``cores`` for each of the ``expected`` serving processes of ``server``, with the
+    process it is to hold (:func:`measure` moves it in)."""
     assert server.process is not None
     end = time.monotonic() + 30
     pids = server_pids(server.process.pid)
     while len(pids) < expected and time.monotonic() < end:
         time.sleep(0.1)
         pids = server_pids(server.process.pid)
-    caps: list[CpuCap] = []
+    caps: list[tuple[CpuCap, int]] = []
     try:
         for n, pid in enumerate(pids):
-            cap = CpuCap(cores, f"{tag}{n}")
-            caps.append(cap)
-            cap.hold(pid)
+            caps.append((CpuCap(cores, f"{tag}{n}"), pid))
     except BaseException:
-        for cap in caps:
+        for cap, _ in caps:
             cap.remove()
         raise
     return caps
@@ -224,7 +230,7 @@ def run(
                     BIDAK_GUESTS_PER_MINUTE="1000000000",
                     BIDAK_METRICS="local",
                 )
-        caps: list[CpuCap] = []
+        caps: list[tuple[CpuCap, int]] = []
         try:
             for server in servers:
                 asyncio.run(server.ready())
@@ -234,7 +240,10 @@ def run(
                 for n, server in enumerate(servers):
                     expected = 1 if apart else server_workers
                     caps += _capped(server, cap_cores, expected, f"bidak{n}-")
-                progress(f"{len(caps)} server process(es) capped at {cap_cores:g} core each")
+                progress(
+                    f"{len(caps)} server process(es) to be capped at {cap_cores:g} core each"
+                    " while measured"
+                )
             assert url is not None
             how = f", {routing} routing over {len(servers)} ports" if apart else ""
             progress(f"bidak at {url}: {matches} matches, think {think}, {workers} workers{how}")
@@ -253,7 +262,7 @@ def run(
         finally:
             for server in servers:
                 server.stop()
-            for cap in caps:
+            for cap, _ in caps:
                 cap.remove()
         relay = ServerProcess.relay(results[0].mean_message_bytes)
         relay.start()
@@ -267,6 +276,6 @@ def run(
             results.append(measure("bare relay", load, workers, relay, caps))
         finally:
             relay.stop()
-            for cap in caps:
+            for cap, _ in caps:
                 cap.remove()
     return results

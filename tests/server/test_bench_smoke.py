@@ -6,6 +6,7 @@ bare relay as subprocesses, so it takes some seconds.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import re
@@ -244,18 +245,35 @@ def test_room_routing_puts_both_players_of_a_match_on_one_process_and_split_on_t
     assert {split.socket_url(pair, 0) for pair in range(4)} == {"http://a", "http://b"}
 
 
+def _databases() -> set[str]:
+    async def names() -> set[str]:
+        import asyncpg
+
+        connection = await asyncpg.connect(backends.POSTGRES_ADMIN_URL)
+        try:
+            return {row[0] for row in await connection.fetch("SELECT datname FROM pg_database")}
+        finally:
+            await connection.close()
+
+    return asyncio.run(names())
+
+
 def test_split_routing_plays_each_match_across_two_processes_started_apart(
     tmp_path: Path, postgres_url: str, redis_url: str
 ) -> None:
     args = ["bench", "server", "--matches", "4", "--duration", "2", "--think", "0.02-0.1"]
     args += ["--server-workers", "2", "--routing", "split", "--keep", str(tmp_path)]
-    args += ["--database-url", postgres_url, "--bus-url", redis_url]
+    # The bench makes a database of its own beside the one named, and drops it afterwards.
+    args += ["--database-url", backends.POSTGRES_ADMIN_URL, "--bus-url", redis_url]
+    before = _databases()
     result = runner.invoke(app, args, env={"COLUMNS": "160"})
     assert result.exit_code == 0, result.output
-    assert "split routing over 2 ports" in result.output
+    assert _databases() == before
+    assert "split routing over 2 ports" in " ".join(result.output.split())
     assert int(_row(result.output, "actions ")[0]) > 0
     assert _row(result.output, "errors") == ["0", "0"]
     for n in (0, 1):  # each process its own log, and players of its own
         assert '"WebSocket /ws" [accepted]' in (tmp_path / f"server-{n}.log").read_text()
     wrong = runner.invoke(app, [*args, "--quick"], env={"COLUMNS": "160"})
-    assert wrong.exit_code == 2 and "leave out --url and --quick" in wrong.output
+    assert wrong.exit_code == 2
+    assert "leave out --url and --quick" in " ".join(wrong.output.split())

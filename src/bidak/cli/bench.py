@@ -297,8 +297,9 @@ def server(
     database_url: Annotated[
         str | None,
         typer.Option(
-            help="database of the server started here, e.g. postgresql://... (an empty one:"
-            " each run adds its players and matches) [a fresh SQLite file]"
+            help="database server of the server started here, e.g. postgresql://.../name:"
+            " each run gets a fresh database made beside that one, dropped after it"
+            " [a fresh SQLite file]"
         ),
     ] = None,
     quick: Annotated[

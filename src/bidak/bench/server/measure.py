@@ -5,6 +5,7 @@ the server's CPU share over the window), and the two runs of ``bidak bench serve
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import multiprocessing
 import os
@@ -16,6 +17,7 @@ from typing import Any
 
 from bidak.bench.server.clients import run_clients, worker
 from bidak.bench.server.cpucap import CpuCap, server_pids
+from bidak.bench.server.databases import fresh_database, is_postgres
 from bidak.bench.server.load import Load, Routing, Tally, Think
 from bidak.bench.server.loopwatch import LoopWatch
 from bidak.bench.server.processes import ServerProcess
@@ -208,12 +210,15 @@ def run(
     raise_open_files()
     workers = default_workers(matches) if workers is None else workers
     results: list[Result] = []
-    with tempfile.TemporaryDirectory(prefix="bidak-bench-") as scratch:
+    with contextlib.ExitStack() as stack:
+        scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="bidak-bench-"))
         where = folder or Path(scratch)
         servers: list[ServerProcess] = []
         apart = routing != "any" and url is None
         if url is None:
             database = database_url or f"sqlite:///{where / 'bench.sqlite3'}"
+            if is_postgres(database):
+                database = stack.enter_context(fresh_database(database))
             for n in range(server_workers if apart else 1):
                 servers.append(
                     ServerProcess.bidak(

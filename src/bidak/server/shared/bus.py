@@ -220,6 +220,9 @@ class RedisBus(_Hub):
         """Set once the subscriber connection was first tried (it holds every channel, or
         failed: then every subscriber is resynchronised when it is back)."""
         self._tasks: list[asyncio.Task[None]] = []
+        self._waiting: list[tuple[str, bytes, asyncio.Future[None]]] = []
+        """Publishes not yet sent: they go to Redis together (:meth:`_send`)."""
+        self._sender: asyncio.Task[None] | None = None
         self._again: asyncio.Task[None] | None = None
         self._closing = False
         self.reconnects = 0
@@ -247,7 +250,7 @@ class RedisBus(_Hub):
             # ... and let the subscriber skip it, should it be back before Redis carries it.
             data = orjson.dumps({**message, AGAIN: self._id})
         try:
-            await self._redis.publish(channel, data)
+            await self._send(channel, data)
             if local:
                 self._wake.set()
         except (RedisError, OSError) as failed:
@@ -255,6 +258,38 @@ class RedisBus(_Hub):
                 self._deliver(channel, dict(message))
             self._keep_unsent(channel, dict(message))
             log.debug("publish on %s went to this process only: %r", channel, failed)
+
+    async def _send(self, channel: str, data: bytes) -> None:
+        """PUBLISH ``data``, together with every publish of the same turn of the event loop:
+        one pipeline a turn, sent by one task, in the order they were made (a channel's messages
+        keep their order). A publish of its own took a pooled connection, a retry wrapper and a
+        round trip each: 12% of a process's CPU at 500 live matches (py-spy, issue 41), against
+        the group commit that hands the loop every action of a batch at once."""
+        done = asyncio.get_running_loop().create_future()
+        self._waiting.append((channel, data, done))
+        if self._sender is None:
+            self._sender = asyncio.create_task(self._send_waiting(), name="bus publisher")
+        await done
+
+    async def _send_waiting(self) -> None:
+        try:
+            while self._waiting:
+                batch, self._waiting = self._waiting, []
+                try:
+                    async with self._redis.pipeline(transaction=False) as pipe:
+                        for channel, data, _ in batch:
+                            pipe.publish(channel, data)
+                        await pipe.execute()
+                except Exception as failed:
+                    for _, _, done in batch:
+                        if not done.done():
+                            done.set_exception(failed)
+                else:
+                    for _, _, done in batch:
+                        if not done.done():
+                            done.set_result(None)
+        finally:
+            self._sender = None
 
     def _keep_unsent(self, channel: str, message: dict[str, Any]) -> None:
         self._unsent.pop(channel, None)
@@ -427,6 +462,10 @@ class RedisBus(_Hub):
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        sender = self._sender
+        if sender is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
         await self._redis.aclose()
         await self._subscriber_pool.aclose()
 

@@ -15,33 +15,31 @@ import os
 from collections.abc import Iterator
 from itertools import count
 
+from sqlalchemy.engine import URL, make_url
+
 _made = count()
 
 
 def is_postgres(url: str) -> bool:
-    return url.startswith(("postgresql://", "postgresql+asyncpg://", "postgres://"))
+    return make_url(url).get_backend_name() == "postgresql"
 
 
 @contextlib.contextmanager
 def fresh_database(url: str) -> Iterator[str]:
     """The URL of a new, empty database on the server of ``url`` (whose database must exist
     and let its user create databases); dropped, whatever is still connected, on the way out."""
-    from sqlalchemy.engine import make_url
-
     given = make_url(url)
     name = f"{given.database or 'bidak'}_run_{os.getpid()}_{next(_made)}"
-    asyncio.run(_admin(url, f'CREATE DATABASE "{name}"'))
+    asyncio.run(_admin(given, f'CREATE DATABASE "{name}"'))
     try:
         yield given.set(database=name).render_as_string(hide_password=False)
     finally:
-        asyncio.run(_admin(url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        asyncio.run(_admin(given, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
-async def _admin(url: str, statement: str) -> None:
+async def _admin(given: URL, statement: str) -> None:
     import asyncpg
-    from sqlalchemy.engine import make_url
 
-    given = make_url(url)
     connection = await asyncpg.connect(
         host=given.host,
         port=given.port,

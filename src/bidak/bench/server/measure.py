@@ -73,11 +73,12 @@ def measure(
     servers = [server] if isinstance(server, ServerProcess) else list(server or ())
     cpu: list[tuple[float | None, float]] = []  # (server CPU seconds, time) at open and close
     held: list[float] = []  # the caps' throttled time at open and close, ms
-    watches = [LoopWatch(url) for url in (load.urls if len(servers) > 1 else (load.url,))]
+    watches = [LoopWatch(url) for url in load.urls or (load.url,)]
 
     def server_cpu() -> float | None:
         spent = [process.cpu_seconds() for process in servers]
-        return None if not spent or None in spent else sum(s for s in spent if s is not None)
+        told = [seconds for seconds in spent if seconds is not None]
+        return sum(told) if told and len(told) == len(spent) else None
 
     def sample() -> None:
         cpu.append((server_cpu(), time.monotonic()))

@@ -67,7 +67,7 @@ def device_label(user_agent: str | None) -> str:
 
 def prepare() -> None:
     """Load ua-parser's rules now: its first parse compiles them all (85 ms of CPU, a stall of
-    the event loop 200 ms long in a process held to 0.4 core), so the server does it at start
+    the event loop 212 ms long in a process held to 0.4 core), so the server does it at start
     (``bidak.server.app.warm``) rather than at the first guest's arrival."""
     parse("Mozilla/5.0")
 

@@ -133,13 +133,13 @@ WARM_SCOPE: Scope = {
 
 def warm(app: FastAPI) -> None:
     """Prepare now, before the first request, what the first requests would otherwise prepare
-    on the event loop while others wait (measured in docs/performance.md, "Stalls of a first
-    request").
+    on the event loop while others wait (docs/performance.md, "Three stalls of a capped
+    process").
 
     FastAPI prepares an included router's routes (their dependencies and pydantic adapters) the
     first time a request is matched against it, on the event loop, all of that router's routes at
-    once: 36 ms of CPU for the whole app, and a first ``/metrics`` request stalled a process held
-    to 0.4 core for 100-244 ms in the middle of 500 live matches (docs/performance.md). Matching
+    once: 36 ms of CPU for the whole app, and 100 ms of wall time in one request for a process
+    held to 0.4 core in the middle of 500 live matches. Matching
     a request for ``/`` against each router, once at start, does it while nobody is waiting.
     The User-Agent parser compiles its rules at its first parse (``devices.prepare``)."""
     for route in app.router.routes:

@@ -29,9 +29,9 @@ RENEW_SECONDS = 60.0
 """How often a process renews the sockets it holds (Redis)."""
 RENEW_BATCH = 100
 """Sockets renewed per round trip to Redis. Building and reading one pipeline for every socket
-of a process held its event loop for the whole batch: 23-27 ms of CPU for 1,000 sockets, and
-100-244 ms loop stalls in a process held to 0.4 core with 500 matches (docs/performance.md).
-Between two batches the loop serves the tables."""
+of a process held its event loop for the whole batch: 23-27 ms of CPU for 1,000 sockets, 75 ms
+of wall time in one callback for a process held to 0.4 core with 500 matches
+(docs/performance.md). Between two batches the loop serves the tables."""
 
 
 class Presence(Protocol):

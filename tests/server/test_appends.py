@@ -25,7 +25,7 @@ from bidak.server.play.queries import Append, Conflict
 from bidak.server.play.storage import Store
 from bidak.server.play.tables import MatchRow, RoomRow
 from bidak.server.shared.store.batches import Batcher, WriteResult
-from bidak.server.shared.store.db import Database, StorageError
+from bidak.server.shared.store.db import Database, SqliteSync, StorageError
 from bidak.server.shared.store.rows import new_id
 from tests.server import backends
 
@@ -35,9 +35,9 @@ START = len(start_match(RuleSet(length=3)).events)
 
 
 @contextlib.asynccontextmanager
-async def opened(url: str) -> AsyncIterator[Store]:
+async def opened(url: str, sync: SqliteSync = "full") -> AsyncIterator[Store]:
     """A store on ``url`` (migrated), closed with its database at the end."""
-    db = Database(url)
+    db = Database(url, sync)
     await db.migrate()
     store = Store(db)
     try:
@@ -47,14 +47,34 @@ async def opened(url: str) -> AsyncIterator[Store]:
         await db.close()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", "sqlite-normal", "postgresql"])
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
-    if request.param == "sqlite":
+    """SQLite with each BIDAK_SQLITE_SYNC (``normal`` commits on the loop's thread), and
+    PostgreSQL."""
+    if request.param.startswith("sqlite"):
         url = f"sqlite:///{tmp_path / 'appends.sqlite3'}"
     else:
         url = request.getfixturevalue("postgres_url")
-    async with opened(url) as store:
+    sync: SqliteSync = "normal" if request.param == "sqlite-normal" else "full"
+    async with opened(url, sync) as store:
         yield store
+
+
+@pytest.mark.parametrize(("sync", "level"), [("full", 2), ("normal", 1)])
+async def test_sqlite_sync_is_set_on_every_connection(
+    tmp_path: Path, sync: SqliteSync, level: int
+) -> None:
+    """BIDAK_SQLITE_SYNC reaches the writer, the readers and the async engine (whose
+    connection makes the checkpoints): SQLite's ``synchronous`` is 2 (FULL) or 1 (NORMAL)."""
+    async with opened(f"sqlite:///{tmp_path / 'sync.sqlite3'}", sync) as store:
+        db = store.db
+        assert db.direct is not None and db.reader is not None
+        for engine in (db.direct, db.reader):
+            with engine.connect() as connection:
+                assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == level
+        async with db.engine.connect() as connection:
+            found = await connection.exec_driver_sql("PRAGMA synchronous")
+            assert found.scalar() == level
 
 
 async def _new_match(store: Store) -> str:

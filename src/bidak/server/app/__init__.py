@@ -158,7 +158,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        db = Database(settings.database_url)
+        db = Database(settings.database_url, settings.sqlite_sync)
         await db.migrate()
         bus = bus_from_url(settings.bus_url, name=settings.instance_id or None)
         pool = BotPool()

@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import wait as wait_for_threads
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import asyncpg
 import orjson
@@ -56,6 +56,9 @@ def json_text(value: object) -> str:
     """A JSON column's stored text (orjson), as the engines write it."""
     return orjson.dumps(value).decode()
 
+
+SqliteSync = Literal["full", "normal"]
+"""How a SQLite commit reaches the disk (``BIDAK_SQLITE_SYNC``, :func:`_sqlite_pragmas`)."""
 
 JSON_CODEC: dict[str, Any] = {"json_serializer": json_text, "json_deserializer": orjson.loads}
 """JSON columns (every match's state and events) read and written with orjson."""
@@ -109,9 +112,10 @@ class Database:
     :meth:`write` or :meth:`read` (Core statements on a connection) or, for reads of whole
     rows, :meth:`rows` (an ORM session)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, sqlite_sync: SqliteSync = "full") -> None:
         self.url = async_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
+        self.sqlite_sync: SqliteSync = sqlite_sync
         options: dict[str, object] = dict(JSON_CODEC)
         if not self.is_sqlite:
             options.update(_TRANSACTIONS_POOL, pool_pre_ping=True)
@@ -128,9 +132,9 @@ class Database:
             )
         )
         if self.is_sqlite:
-            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
-        self.direct = _direct_engine(self.url)
-        self.reader = _direct_engine(self.url, reader=True)
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas(sqlite_sync))
+        self.direct = _direct_engine(self.url, sqlite_sync)
+        self.reader = _direct_engine(self.url, sqlite_sync, reader=True)
         # PostgreSQL's hot statements (:meth:`statement`): one connection, held, no ping.
         self._statements: AsyncEngine | None = (
             None if self.is_sqlite else create_async_engine(self.url, **_STATEMENTS_POOL)
@@ -192,7 +196,12 @@ class Database:
         return await _while_busy(attempt)
 
     async def _commit(self, transaction: RootTransaction) -> None:
-        """Commit on the committing thread; the loop goes on meanwhile."""
+        """Commit on the committing thread, the loop going on meanwhile, when the commit waits
+        for the disk (``full``); with ``normal`` a commit only writes to the log in the
+        operating system's cache, quicker here than the hand-over to a thread and back."""
+        if self.sqlite_sync == "normal":
+            transaction.commit()
+            return
         done = self._committer.submit(transaction.commit)
         try:
             await asyncio.wrap_future(done)
@@ -395,7 +404,7 @@ def _upgrade(connection: Connection, revision: str = "head") -> None:
     command.upgrade(config, revision)
 
 
-def _direct_engine(url: str, reader: bool = False) -> Engine | None:
+def _direct_engine(url: str, sync: SqliteSync, reader: bool = False) -> Engine | None:
     """A synchronous engine on the same SQLite file (None for other databases and for an
     in-memory SQLite, which another connection would not see); a ``reader``'s connection
     refuses to write."""
@@ -410,30 +419,40 @@ def _direct_engine(url: str, reader: bool = False) -> Engine | None:
         # Used by one task at a time, but its commits are made on the committing thread.
         connect_args={"check_same_thread": False},
     )
-    event.listen(engine, "connect", _reader_pragmas if reader else _direct_pragmas)
+    event.listen(engine, "connect", _direct_pragmas(sync, reader))
     return engine
 
 
-def _direct_pragmas(dbapi_connection: object, record: object) -> None:
-    _sqlite_pragmas(dbapi_connection, record)
-    cursor = dbapi_connection.cursor()  # type: ignore[attr-defined]
-    cursor.execute("PRAGMA busy_timeout=0")  # never sleep on the event loop's thread
-    cursor.execute("PRAGMA wal_autocheckpoint=0")  # see Database.start_checkpoints
-    cursor.close()
+def _direct_pragmas(sync: SqliteSync, reader: bool) -> Callable[[Any, object], None]:
+    """The settings of a direct connection: never waiting in SQLite's busy handler, never
+    checkpointing by itself, and a reader's refusing to write."""
+    common = _sqlite_pragmas(sync)
+
+    def set_up(dbapi_connection: Any, record: object) -> None:
+        common(dbapi_connection, record)
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA busy_timeout=0")  # never sleep on the event loop's thread
+        cursor.execute("PRAGMA wal_autocheckpoint=0")  # see Database.start_checkpoints
+        if reader:
+            cursor.execute("PRAGMA query_only=1")
+        cursor.close()
+
+    return set_up
 
 
-def _reader_pragmas(dbapi_connection: object, record: object) -> None:
-    _direct_pragmas(dbapi_connection, record)
-    cursor = dbapi_connection.cursor()  # type: ignore[attr-defined]
-    cursor.execute("PRAGMA query_only=1")
-    cursor.close()
+def _sqlite_pragmas(sync: SqliteSync) -> Callable[[Any, object], None]:
+    """WAL keeps readers off the writer's back. ``synchronous=FULL`` (``full``) syncs the log
+    to the disk at every commit, so a commit survives a power cut; ``NORMAL`` (``normal``)
+    syncs it only at checkpoints, so a commit survives the process's crash and the last ones
+    may be lost, whole, in a power cut or a crash of the machine (the file stays consistent)."""
+    level = {"full": "FULL", "normal": "NORMAL"}[sync]
 
+    def set_up(dbapi_connection: Any, _record: object) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA synchronous={level}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.close()
 
-def _sqlite_pragmas(dbapi_connection: object, _record: object) -> None:
-    """WAL keeps readers off the writer's back; synchronous=FULL makes every commit durable."""
-    cursor = dbapi_connection.cursor()  # type: ignore[attr-defined]
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=FULL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=5000")
-    cursor.close()
+    return set_up

@@ -122,6 +122,7 @@ async def main(matches: int, rounds: int) -> None:
         store = Store(db)
         try:
             made = await _matches(store, matches)
+            db.drop_writer()  # the direct engine's one connection, for _time and _outcomes
             print(f"{'batch':>5} {'way':<7} {'median µs':>10} {'p90 µs':>8} {'per append':>11}")
             for size in (1, 8, matches):
                 changes = _changes(made[:size])

@@ -25,9 +25,8 @@ import uvloop
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from measure_appends import _matches
+from measure_appends import _changes, _matches
 
-from bidak.server.play.queries import Append
 from bidak.server.play.storage import Store
 from bidak.server.shared.store.db import Database, SqliteSync
 
@@ -49,23 +48,14 @@ async def _measure(
             cpu, wall = time.process_time(), time.perf_counter()
             for _ in range(rounds):
                 for first in range(0, matches, together):
-                    changes = []
-                    for match_id, _, state, payloads in made[first : first + together]:
-                        version = versions[match_id]
-                        versions[match_id] = version + len(payloads)
-                        changes.append(
-                            Append(
-                                match_id=match_id,
-                                expected_version=version,
-                                events=payloads,
-                                state=state,
-                                dice_drawn=2,
-                                deadline=1e9,
-                                deadline_version=version + len(payloads),
-                                finished=False,
-                                at=time.time(),
-                            )
-                        )
+                    changes = _changes(
+                        [
+                            (match_id, versions[match_id], state, payloads)
+                            for match_id, _, state, payloads in made[first : first + together]
+                        ]
+                    )
+                    for change in changes:
+                        versions[change.match_id] += len(change.events)
                     await asyncio.gather(*(store.append(change) for change in changes))
                     count += len(changes)
             return (time.process_time() - cpu) / count, (time.perf_counter() - wall) / count

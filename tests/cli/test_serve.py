@@ -27,6 +27,14 @@ def test_several_workers_without_a_shared_bus_are_refused() -> None:
 def test_a_bad_setting_is_refused() -> None:
     result = CliRunner().invoke(app, ["serve", "--port", "0"])
     assert result.exit_code == 2
+    assert "--port:" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_bad_variable_is_refused_by_its_name() -> None:
+    result = CliRunner().invoke(app, ["serve"], env={"BIDAK_SQLITE_SYNC": "sometimes"})
+    assert result.exit_code == 2
+    assert "BIDAK_SQLITE_SYNC: Input should be 'full' or 'normal'" in result.output
     assert "Traceback" not in result.output
 
 

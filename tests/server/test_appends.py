@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.engine import RootTransaction
 
 from bidak.match import RuleSet, event_to_json, rules_to_json, start_match, state_to_json
 from bidak.server.play.queries import Append, Conflict
@@ -125,6 +126,32 @@ def _change(match_id: str, expected: int, marker: int) -> Append:
         finished=False,
         at=1.0,
     )
+
+
+async def test_normal_commits_on_the_loop_but_the_one_that_starts_the_log_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``normal`` a commit has no disk sync to wait for and is made on the loop's thread,
+    except the first after a checkpoint that copied the whole log: starting the log over syncs
+    its header, so that one goes to the commit thread, and the next is on the loop again."""
+    async with opened(f"sqlite:///{tmp_path / 'restart.sqlite3'}", "normal") as store:
+        match_id = await _new_match(store)
+        loop_thread = threading.get_ident()
+        on_loop: list[bool] = []
+        real = RootTransaction.commit
+
+        def commit(transaction: RootTransaction) -> None:
+            on_loop.append(threading.get_ident() == loop_thread)
+            real(transaction)
+
+        monkeypatch.setattr(RootTransaction, "commit", commit)
+        await store.append(_change(match_id, START, 1))
+        await store.db.checkpoint()
+        await store.append(_change(match_id, START + 2, 3))
+        await store.append(_change(match_id, START + 4, 5))
+        assert on_loop == [True, False, True]
+        row = await store.match(match_id)
+        assert row is not None and row.version == START + 6
 
 
 async def test_a_stale_writer_is_refused_and_the_rest_of_its_batch_commits(store: Store) -> None:

@@ -28,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from measure_appends import _changes, _matches
 
 from bidak.server.play.storage import Store
-from bidak.server.shared.store.db import Database, SqliteSync
+from bidak.server.shared.settings import SqliteSync
+from bidak.server.shared.store.db import Database
 
 
 async def _measure(

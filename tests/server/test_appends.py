@@ -25,8 +25,9 @@ from bidak.match import RuleSet, event_to_json, rules_to_json, start_match, stat
 from bidak.server.play.queries import Append, Conflict
 from bidak.server.play.storage import Store
 from bidak.server.play.tables import MatchRow, RoomRow
+from bidak.server.shared.settings import SqliteSync
 from bidak.server.shared.store.batches import Batcher, WriteResult
-from bidak.server.shared.store.db import Database, SqliteSync, StorageError
+from bidak.server.shared.store.db import Database, StorageError
 from bidak.server.shared.store.rows import new_id
 from tests.server import backends
 

@@ -55,16 +55,15 @@ def serve(
     except ValidationError as invalid:
         for details in invalid.errors():
             message = details["msg"].removeprefix("Value error, ")
-            field = str(details["loc"][0]) if details["loc"] else ""
-            # Named as the operator set it: the command's option, or the variable.
-            where = (
-                f"--{field.replace('_', '-')}"
-                if field in overrides
-                else f"BIDAK_{field.upper()}"
-                if field
-                else ""
-            )
-            console.print(f"[bold red]error:[/] {where}: {message}" if where else message)
+            if details["loc"]:  # named as the operator set it: the option, or the variable
+                field = str(details["loc"][0])
+                named = (
+                    f"--{field.replace('_', '-')}"
+                    if field in overrides
+                    else f"BIDAK_{field.upper()}"
+                )
+                message = f"{named}: {message}"
+            console.print(f"[bold red]error:[/] {message}")
         raise typer.Exit(2) from None
     if workers > 1 and settings.bus_url.startswith("memory://"):
         console.print(

@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import wait as wait_for_threads
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 import asyncpg
 import orjson
@@ -29,6 +29,7 @@ from sqlalchemy.ext.asyncio import (
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import PoolProxiedConnection
 
+from bidak.server.shared.settings import SqliteSync
 from bidak.server.shared.store.turns import Turns
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -56,9 +57,6 @@ def json_text(value: object) -> str:
     """A JSON column's stored text (orjson), as the engines write it."""
     return orjson.dumps(value).decode()
 
-
-SqliteSync = Literal["full", "normal"]
-"""How a SQLite commit reaches the disk (``BIDAK_SQLITE_SYNC``, :func:`_sqlite_pragmas`)."""
 
 JSON_CODEC: dict[str, Any] = {"json_serializer": json_text, "json_deserializer": orjson.loads}
 """JSON columns (every match's state and events) read and written with orjson."""

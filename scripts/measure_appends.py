@@ -87,6 +87,7 @@ def _changes(made: Sequence[tuple[str, int, dict[str, Any], list[Any]]]) -> list
             deadline_version=version + len(payloads),
             finished=False,
             at=time.time(),
+            synced=False,  # a live match's move, as BIDAK_SQLITE_SYNC=moves treats it
         )
         for match_id, version, state, payloads in made
     ]

@@ -34,7 +34,7 @@ def test_a_bad_setting_is_refused() -> None:
 def test_a_bad_variable_is_refused_by_its_name() -> None:
     result = CliRunner().invoke(app, ["serve"], env={"BIDAK_SQLITE_SYNC": "sometimes"})
     assert result.exit_code == 2
-    assert "BIDAK_SQLITE_SYNC: Input should be 'full' or 'normal'" in result.output
+    assert "BIDAK_SQLITE_SYNC: Input should be 'full', 'moves' or 'normal'" in result.output
     assert "Traceback" not in result.output
 
 

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import threading
 from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -49,25 +50,27 @@ async def opened(url: str, sync: SqliteSync = "full") -> AsyncIterator[Store]:
         await db.close()
 
 
-@pytest.fixture(params=["sqlite", "sqlite-normal", "postgresql"])
+@pytest.fixture(params=["sqlite", "sqlite-moves", "sqlite-normal", "postgresql"])
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
-    """SQLite with each BIDAK_SQLITE_SYNC (``normal`` commits on the loop's thread), and
-    PostgreSQL."""
+    """SQLite with each BIDAK_SQLITE_SYNC (``normal`` commits on the loop's thread, ``moves``
+    the moves alone), and PostgreSQL."""
     if request.param.startswith("sqlite"):
         url = f"sqlite:///{tmp_path / 'appends.sqlite3'}"
     else:
         url = request.getfixturevalue("postgres_url")
-    sync: SqliteSync = "normal" if request.param == "sqlite-normal" else "full"
+    settings: dict[str, SqliteSync] = {"sqlite-moves": "moves", "sqlite-normal": "normal"}
+    sync = settings.get(request.param, "full")
     async with opened(url, sync) as store:
         yield store
 
 
-@pytest.mark.parametrize(("sync", "level"), [("full", 2), ("normal", 1)])
+@pytest.mark.parametrize(("sync", "level"), [("full", 2), ("moves", 2), ("normal", 1)])
 async def test_sqlite_sync_is_set_on_every_connection(
     tmp_path: Path, sync: SqliteSync, level: int
 ) -> None:
     """BIDAK_SQLITE_SYNC reaches the writer, the readers and the async engine (whose
-    connection makes the checkpoints): SQLite's ``synchronous`` is 2 (FULL) or 1 (NORMAL)."""
+    connection makes the checkpoints): SQLite's ``synchronous`` is 2 (FULL) or 1 (NORMAL);
+    with ``moves`` every connection starts at FULL (the writer leaves it only for a move)."""
     async with opened(f"sqlite:///{tmp_path / 'sync.sqlite3'}", sync) as store:
         db = store.db
         assert db.direct is not None and db.reader is not None
@@ -126,6 +129,7 @@ def _change(match_id: str, expected: int, marker: int) -> Append:
         deadline_version=None,
         finished=False,
         at=1.0,
+        synced=False,
     )
 
 
@@ -153,6 +157,51 @@ async def test_normal_commits_on_the_loop_but_the_one_that_starts_the_log_over(
         assert on_loop == [True, False, True]
         row = await store.match(match_id)
         assert row is not None and row.version == START + 6
+
+
+@pytest.mark.parametrize(
+    ("sync", "moves", "other"),
+    [
+        ("full", (2, False), (2, False)),
+        ("moves", (1, True), (2, False)),
+        ("normal", (1, True), (1, True)),
+    ],
+)
+async def test_each_commit_is_synced_as_the_setting_says(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    sync: SqliteSync,
+    moves: tuple[int, bool],
+    other: tuple[int, bool],
+) -> None:
+    """The level (2 FULL, 1 NORMAL) each commit is made at, and whether on the loop's thread:
+    with ``moves`` a match's moves skip the sync and commit on the loop, while the append that
+    ends it (its result, its ratings) and any other write (an account) wait for the disk on
+    the commit thread, as with ``full``; the writer's level goes back and forth, and what
+    each commit stored is there."""
+    async with opened(f"sqlite:///{tmp_path / 'levels.sqlite3'}", sync) as store:
+        match_id = await _new_match(store)
+        loop_thread = threading.get_ident()
+        seen: list[tuple[int, bool]] = []
+        real = RootTransaction.commit
+
+        def commit(transaction: RootTransaction) -> None:
+            driver = transaction.connection.connection.driver_connection
+            assert driver is not None
+            level = driver.execute("PRAGMA synchronous").fetchone()[0]
+            seen.append((level, threading.get_ident() == loop_thread))
+            real(transaction)
+
+        monkeypatch.setattr(RootTransaction, "commit", commit)
+        await store.append(_change(match_id, START, 1))
+        await store.create_guest()
+        await store.append(_change(match_id, START + 2, 3))
+        await store.append(replace(_change(match_id, START + 4, 5), finished=True, synced=True))
+        await store.append(_change(await _new_match(store), START, 7))
+        # Then an account, a room and a match's start: ordinary writes, as a match's end.
+        assert seen == [moves, other, moves, other, other, other, other, moves]
+        row = await store.match(match_id)
+        assert row is not None and row.version == START + 6 and row.finished
 
 
 async def test_a_stale_writer_is_refused_and_the_rest_of_its_batch_commits(store: Store) -> None:

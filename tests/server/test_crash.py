@@ -201,10 +201,10 @@ def _stored_state(database: Path, match_id: str) -> dict[str, Any]:
     return state
 
 
-@pytest.mark.parametrize("sync", ["full", "normal"])
+@pytest.mark.parametrize("sync", ["full", "moves", "normal"])
 async def test_sigkill_at_random_points_loses_nothing(tmp_path: Path, sync: str) -> None:
-    """With either BIDAK_SQLITE_SYNC: ``normal`` gives up only a power cut's commits, not a
-    killed process's."""
+    """With each BIDAK_SQLITE_SYNC: ``moves`` and ``normal`` give up only a power cut's commits,
+    not a killed process's."""
     database = tmp_path / "bidak.sqlite3"
     server = ServerProcess.bidak(f"sqlite:///{database}", log=tmp_path / "server.log")
     server.start(**SERVER_ENV, BIDAK_SQLITE_SYNC=sync)

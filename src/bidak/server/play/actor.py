@@ -282,6 +282,10 @@ class Actor:
                     finished=state.phase is Phase.MATCH_OVER,
                     at=self.clock.now(),
                     rated=rated_end(live.room, match_id, state),
+                    # A live match's move may wait for the next checkpoint to reach the disk;
+                    # its end (the result, the ratings) and a correspondence move, whose
+                    # opponent is told by push and e-mail, may not.
+                    synced=state.phase is Phase.MATCH_OVER or live.room.correspondence,
                 )
                 try:
                     await self.store.append(change)

@@ -48,6 +48,10 @@ class Append:
     at: float
     rated: RatedEnd | None = None
     """Set on the append that ends a rated match: the ratings move in the same transaction."""
+    synced: bool = True
+    """Whether its commit waits for the disk whatever ``BIDAK_SQLITE_SYNC`` says; False for a
+    move of a live match that does not end it, which ``moves`` leaves to the next checkpoint
+    (:func:`bidak.server.shared.store.db.sync_level`)."""
 
 
 _ADVANCE = (

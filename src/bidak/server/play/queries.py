@@ -202,6 +202,9 @@ class RoomStore:
 
     async def _append_batch(self, changes: Sequence[Append]) -> list[WriteResult]:
         """Store ``changes`` in one transaction; if that fails as a whole, one by one."""
+        # A batch with an append that must be synced (a match's end, a correspondence move) is
+        # synced whole; live moves alone may leave it to the next checkpoint (Append.synced).
+        synced = any(change.synced for change in changes)
         if not self.db.is_sqlite and one_statement_fits(changes):
             try:
                 return await append_postgres(self.db, changes)
@@ -212,7 +215,7 @@ class RoomStore:
         elif len(changes) > 1:
             try:
                 outcomes: list[WriteResult] = await self.db.write(
-                    partial(append_all, changes=changes), urgent=True
+                    partial(append_all, changes=changes), urgent=True, synced=synced
                 )
                 return outcomes
             except StorageError as failed:  # perhaps committed: each writer finds out
@@ -223,7 +226,7 @@ class RoomStore:
         for change in changes:
             try:
                 one = partial(append_all, changes=[change])
-                outcomes.extend(await self.db.write(one, urgent=True))
+                outcomes.extend(await self.db.write(one, urgent=True, synced=change.synced))
             except IntegrityError:
                 outcomes.append(Conflict(change.match_id))
             except Exception as failed:

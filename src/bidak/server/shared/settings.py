@@ -23,7 +23,7 @@ def default_database_url() -> str:
     return f"sqlite+aiosqlite:///{folder / 'bidak.sqlite3'}"
 
 
-SqliteSync = Literal["full", "normal"]
+SqliteSync = Literal["full", "moves", "normal"]
 """How a SQLite commit reaches the disk (``sqlite_sync``; ``bidak.server.shared.store.db``)."""
 
 
@@ -76,12 +76,14 @@ class Settings(BaseSettings):
     header_timeout: float = Field(default=10.0, gt=0.0, le=600.0)
     """Seconds a request's line and headers have to arrive whole, from its first byte (or from
     the connection's opening); a slower client is answered 408 and disconnected."""
-    sqlite_sync: SqliteSync = "full"
+    sqlite_sync: SqliteSync = "moves"
     """How a SQLite file's commits reach the disk: ``full`` syncs the write-ahead log at every
     commit (an accepted move survives a power cut); ``normal`` only at checkpoints (it survives
     the server's crash, and a power cut or a crash of the machine may lose the last seconds of
-    commits, whole transactions, never half of one), for a third of the CPU of a commit
-    (``docs/performance.md``, "What a SQLite commit costs"). PostgreSQL ignores it."""
+    commits, whole transactions, never half of one), for a third of the CPU of a commit;
+    ``moves`` (the default) leaves only the moves of matches under way to the checkpoints and
+    syncs every other commit (a match's end and its ratings, coins, sign-in tokens, accounts)
+    at once (``docs/performance.md``, "What a SQLite commit costs"). PostgreSQL ignores it."""
     ws_deflate: bool = False
     """Compress WebSocket messages (permessage-deflate) when the browser offers it. Off by
     default: it costs server time for small messages (``docs/performance.md``)."""

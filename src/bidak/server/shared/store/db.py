@@ -145,7 +145,9 @@ class Database:
         self._writing: Connection | None = None  # that connection, held between writes
         self._log_restarts = False  # the next commit starts the log over (:meth:`checkpoint`)
 
-    async def write(self, work: Callable[[Connection], T], *, urgent: bool = False) -> T:
+    async def write(
+        self, work: Callable[[Connection], T], *, urgent: bool = False, synced: bool = True
+    ) -> T:
         """Run ``work`` in one transaction and commit; returns what it returned. If ``work``
         raises, the transaction is rolled back and the exception goes to the caller.
 
@@ -155,8 +157,10 @@ class Database:
         lock, the transaction is rolled back and ``work`` runs again after an asynchronous pause (up
         to :data:`LOCK_WAIT` seconds in all), so ``work`` may run more than once and must have no
         effect outside the transaction. Writes take turns on that connection, ``urgent`` ones (the
-        game's moves) first (:mod:`bidak.server.shared.store.turns`). Other databases run ``work``
-        through the async engine. Every write of the server comes here, so a SQLite file has one
+        game's moves) first (:mod:`bidak.server.shared.store.turns`). ``synced=False`` marks a
+        commit that may skip the disk sync when the file's setting is ``moves`` (a move of a
+        match under way, :func:`sync_level`). Other databases run ``work`` through the async
+        engine. Every write of the server comes here, so a SQLite file has one
         writer in the process. Why: ``docs/performance.md``, "SQLite writes".
 
         The database's failures are raised as :class:`StorageError`.
@@ -167,7 +171,7 @@ class Database:
                     return await connection.run_sync(work)
             await self._writer.acquire(urgent)
             try:
-                return await self._write_direct(self.direct, work)
+                return await self._write_direct(self.direct, work, synced)
             finally:
                 self._writer.release()
 
@@ -181,7 +185,11 @@ class Database:
         except IntegrityError as taken:
             raise KeyTaken(str(taken.orig)) from taken
 
-    async def _write_direct(self, direct: Engine, work: Callable[[Connection], T]) -> T:
+    async def _write_direct(
+        self, direct: Engine, work: Callable[[Connection], T], synced: bool
+    ) -> T:
+        level = sync_level(self.sqlite_sync, synced)
+
         async def attempt() -> T:
             if self._writing is None:
                 # Held between writes: checking a connection out of the pool and back cost a
@@ -189,13 +197,21 @@ class Database:
                 self._writing = direct.connect()
             connection = self._writing
             try:
+                if connection.info.get(_LEVEL) != level:
+                    # Outside a transaction (SQLite refuses it inside one), on the driver's
+                    # connection so that SQLAlchemy begins none; the pooled connection keeps
+                    # it, and remembers it, until the next write wants the other.
+                    driver = connection.connection.driver_connection
+                    assert driver is not None
+                    driver.execute(f"PRAGMA synchronous={level}")
+                    connection.info[_LEVEL] = level
                 transaction = connection.begin()
                 try:
                     result = work(connection)
                 except BaseException:
                     transaction.rollback()
                     raise
-                await self._commit(transaction)
+                await self._commit(transaction, level)
             except BaseException:
                 self.drop_writer()  # in whatever state it is, the next write starts afresh
                 raise
@@ -211,11 +227,11 @@ class Database:
         if held is not None:
             held.close()
 
-    async def _commit(self, transaction: RootTransaction) -> None:
+    async def _commit(self, transaction: RootTransaction, level: str) -> None:
         """Commit on the committing thread, the loop going on meanwhile, when the commit waits
-        for the disk (``full``); with ``normal`` a commit only writes to the log in the
+        for the disk (``FULL``); at ``NORMAL`` a commit only writes to the log in the
         operating system's cache, quicker here than the hand-over to a thread and back."""
-        if self.sqlite_sync == "normal" and not self._log_restarts:
+        if level == "NORMAL" and not self._log_restarts:
             transaction.commit()
             return
         # A commit after a checkpoint that copied the whole log starts the log over, and that
@@ -401,6 +417,23 @@ class Database:
         await self.engine.dispose()
 
 
+_LEVEL = "bidak_synchronous"
+"""Where a direct connection's ``info`` keeps the ``synchronous`` level it is at."""
+
+
+def sync_level(sync: SqliteSync, synced: bool) -> str:
+    """SQLite's ``synchronous`` for a commit: ``FULL`` syncs the write-ahead log at the commit,
+    ``NORMAL`` leaves it to the next checkpoint or the next ``FULL`` commit (the log is written
+    in order, so that sync takes every earlier commit with it). ``full`` syncs every commit,
+    ``normal`` none, ``moves`` all but those a caller marks as not ``synced``: the moves of a
+    match under way (a move lost to a power cut is played again with the same dice, which
+    come from the match's seed and the count of dice drawn, stored with it); a match's end,
+    ratings, coins and sign-in tokens are always synced."""
+    if sync == "normal" or (sync == "moves" and not synced):
+        return "NORMAL"
+    return "FULL"
+
+
 async def _while_busy(attempt: Callable[[], Awaitable[T]]) -> T:
     """Run ``attempt`` (a transaction on a direct SQLite connection, which never sleeps in
     SQLite's busy handler) again after an asynchronous pause while the file is busy, up to
@@ -459,8 +492,9 @@ def _direct_pragmas(sync: SqliteSync, reader: bool) -> Callable[[Any, object], N
     checkpointing by itself, and a reader's refusing to write."""
     common = _sqlite_pragmas(sync)
 
-    def set_up(dbapi_connection: Any, record: object) -> None:
+    def set_up(dbapi_connection: Any, record: Any) -> None:
         common(dbapi_connection, record)
+        record.info[_LEVEL] = sync_level(sync, synced=True)
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA busy_timeout=0")  # never sleep on the event loop's thread
         cursor.execute("PRAGMA wal_autocheckpoint=0")  # see Database.start_checkpoints
@@ -472,11 +506,13 @@ def _direct_pragmas(sync: SqliteSync, reader: bool) -> Callable[[Any, object], N
 
 
 def _sqlite_pragmas(sync: SqliteSync) -> Callable[[Any, object], None]:
-    """WAL keeps readers off the writer's back. ``synchronous=FULL`` (``full``) syncs the log
-    to the disk at every commit, so a commit survives a power cut; ``NORMAL`` (``normal``)
-    syncs it only at checkpoints, so a commit survives the process's crash and the last ones
-    may be lost, whole, in a power cut or a crash of the machine (the file stays consistent)."""
-    level = {"full": "FULL", "normal": "NORMAL"}[sync]
+    """WAL keeps readers off the writer's back. ``synchronous=FULL`` syncs the log to the disk
+    at every commit, so a commit survives a power cut; ``NORMAL`` syncs it only at checkpoints,
+    so a commit survives the process's crash and the last ones may be lost, whole, in a power
+    cut or a crash of the machine (the file stays consistent). Every connection starts at the
+    level of an ordinary commit (:func:`sync_level`); the writer changes it for a commit that
+    may skip the sync (``moves``)."""
+    level = sync_level(sync, synced=True)
 
     def set_up(dbapi_connection: Any, _record: object) -> None:
         cursor = dbapi_connection.cursor()

@@ -65,9 +65,14 @@ def test_two_players_play_a_friend_room(server: Any, pages: Any) -> None:
     assert "/#/room/" in link
     screenshot(alice, "invite-phone")
     assert untranslated(alice) == []
+    sockets: list[str] = []
+    bob.on("websocket", lambda socket: sockets.append(socket.url))
     bob.goto(link)
     alice.wait_for_selector("#main svg.board")
     bob.wait_for_selector("#main svg.board")
+    # The table's socket names its room, for a load balancer that routes by room.
+    code = link.rsplit("/", 1)[-1]
+    assert any(url.endswith(f"/ws?room={code}") for url in sockets), sockets
 
     # The opening: the starter taps a checker and the final point of both dice.
     first = mover(both)

@@ -46,7 +46,7 @@ def test_resigning_while_the_bot_plays_ends_the_match(server: Any, pages: Any) -
         ws.on_message(from_page)
         to_server.on_message(from_server)
 
-    page.route_web_socket("**/ws", route)
+    page.route_web_socket("**/ws?room=*", route)  # the table's socket
     page.goto("/")
     start_practice(page, "beginner", length=3, cube=True)
     _to_my_play(page)

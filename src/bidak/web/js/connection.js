@@ -36,7 +36,10 @@ export class Connection {
   open() {
     if (this.closed) return;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws`);
+    // The room in the address: the server does not read it, a load balancer that keeps a
+    // room's players on one process routes by it (docs/scaling.md).
+    const where = `/ws?room=${encodeURIComponent(this.room)}`;
+    const ws = new WebSocket(`${scheme}://${location.host}${where}`);
     this.ws = ws;
     this.handlers.status(this.attempt ? "lost" : "connecting");
     ws.onopen = () => {

@@ -386,11 +386,15 @@ def find_play(
                 board[end] = 0
                 board[0] += 1
             board[end] += 1
-    key = tuple(board)
+    # Compared in place, the points first (a tuple comparison that stops at the first point
+    # that differs): building a key for every legal play cost more than the whole check.
+    points, bar_mover, bar_opponent = tuple(board[1:25]), board[25], board[0]
     matches = [
         play
         for play in plays
-        if (play.result.bar.opponent, *play.result.points, play.result.bar.mover) == key
+        if play.result.points == points
+        and play.result.bar.mover == bar_mover
+        and play.result.bar.opponent == bar_opponent
     ]
     if not matches:
         raise IllegalPlay(

@@ -16,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from bidak.bench.server import Load, Result, Tally, Think
@@ -48,6 +49,12 @@ def test_bench_server_prints_bidak_next_to_the_bare_relay(tmp_path: Path) -> Non
         assert len(cells) == 2 and all(number.match(cell) for cell in cells), (label, cells)
     assert int(_row(result.output, "actions ")[0]) > 0
     assert _row(result.output, "errors") == ["0", "0"]
+    # The server's CPU an action in ms, and beside the relay's how many times the relay's.
+    bidak_cpu, relay_cpu = _row(result.output, "CPU an action ms")
+    ratio = re.fullmatch(r"(\d+\.\d{3}) \((\d+\.\d)x\)", bidak_cpu)
+    assert ratio and re.fullmatch(r"\d+\.\d{3}", relay_cpu), (bidak_cpu, relay_cpu)
+    if float(relay_cpu) >= 0.05:  # the ratio of the two as printed, to their rounding
+        assert float(ratio[2]) == pytest.approx(float(ratio[1]) / float(relay_cpu), rel=0.05)
     # The server it starts tells its longest loop stall and collection (/metrics); the relay
     # does not.
     for label in ("longest loop stall ms", "longest collection ms"):

@@ -27,9 +27,27 @@ def _ms(seconds: float | None) -> str:
     return "-" if seconds is None else f"{seconds * 1000:.0f}"
 
 
+def cpu_per_action(result: Result) -> float | None:
+    """The server's CPU an action in the window, in seconds (None: not measured)."""
+    if result.server_cpu is None or not result.tally.actions:
+        return None
+    return result.server_cpu * result.load.duration / result.tally.actions
+
+
+def _cpu_per_action(result: Result, reference: Result | None) -> str:
+    """The CPU an action in ms, and for a server beside the reference how many times its."""
+    mine = cpu_per_action(result)
+    if mine is None:
+        return "-"
+    theirs = None if reference is None or reference is result else cpu_per_action(reference)
+    ratio = "" if not theirs else f" ({mine / theirs:.1f}x)"
+    return f"{mine * 1000:.3f}{ratio}"
+
+
 def results_table(results: list[Result]) -> Table:
     """One column per server, so the reference stands next to Bidak."""
     table = Table("", *(result.name for result in results), title="bidak bench server")
+    reference = next((result for result in results if result.load.kind != "bidak"), None)
     rows: list[tuple[str, Callable[[Result], str]]] = [
         ("matches (clients)", lambda r: f"{r.load.matches} ({2 * r.load.matches})"),
         ("think time", lambda r: str(r.load.think)),
@@ -50,6 +68,7 @@ def results_table(results: list[Result]) -> Table:
             "server CPU (1 core = 100%)",
             lambda r: "-" if r.server_cpu is None else f"{r.server_cpu:.0%}",
         ),
+        ("CPU an action ms (x relay)", lambda r: _cpu_per_action(r, reference)),
         ("load generator CPU", lambda r: f"{r.tally.cpu_seconds / r.load.duration:.0%}"),
     ]
     for label, cell in rows:

@@ -28,23 +28,23 @@ def fail_appends(running: Running, times: int, *, after_commit: bool) -> list[in
     original = db._write_direct
     failed: list[int] = []
 
-    async def write_direct(direct: Any, work: Callable[..., Any]) -> Any:
+    async def write_direct(direct: Any, work: Callable[..., Any], synced: bool) -> Any:
         is_append = getattr(getattr(work, "func", None), "__name__", "") == "append_all"
         if not is_append or len(failed) >= times:
-            return await original(direct, work)
+            return await original(direct, work, synced)
         failed.append(1)
         # What SQLAlchemy raises when asyncpg's connection is killed mid-transaction.
         lost = DBAPIError(
             "COMMIT", {}, ConnectionResetError("connection was closed in the middle of operation")
         )
         if after_commit:
-            await original(direct, work)
+            await original(direct, work, synced)
             raise lost
 
         def broken(connection: Any) -> Any:
             raise lost
 
-        return await original(direct, broken)
+        return await original(direct, broken, synced)
 
     db._write_direct = write_direct  # type: ignore[method-assign]
     return failed

@@ -12,41 +12,17 @@ import pytest
 
 from bidak.server.play.queries import Append
 from bidak.server.shared.clocks import ManualClock
-from tests.server.harness import (
-    Client,
-    catch_up,
-    decides,
-    friend_room,
-    running_server,
-    server_settings,
-)
-from tests.server.scripted import Script
+from tests.server.harness import Client, friend_room, running_server, server_settings
+from tests.server.scripted import Script, drive, play_all
 
 pytestmark = pytest.mark.anyio
-
-
-async def _play_to_the_end(alice: Client, bob: Client, clock: ManualClock) -> None:
-    script = Script(3)
-    while True:
-        await catch_up(alice, bob)
-        assert alice.table is not None
-        if alice.table["phase"] == "match_over":
-            return
-        mover = next(c for c, s in ((alice, 0), (bob, 1)) if decides(c.table or {}, s))
-        await clock.advance(60)
-        action = script.choose(mover.table or {})
-        assert action is not None
-        before = mover.version
-        await mover.act(action)
-        await mover.until(lambda m, b=before, c=mover: c.version > b)
 
 
 @pytest.mark.parametrize("options", [{"move_seconds": 90}, {"days_per_move": 1}])
 async def test_only_a_live_matchs_moves_may_wait_for_the_checkpoint(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, options: dict[str, Any]
 ) -> None:
-    clock = ManualClock()
-    async with running_server(server_settings(tmp_path), clock) as running:
+    async with running_server(server_settings(tmp_path), ManualClock()) as running:
         assert running.services.settings.sqlite_sync == "moves"  # the default
         store = running.services.store
         original = store.append
@@ -59,9 +35,8 @@ async def test_only_a_live_matchs_moves_may_wait_for_the_checkpoint(
         monkeypatch.setattr(store, "append", append)
         async with Client(running) as alice, Client(running) as bob:
             room, _ = await friend_room(alice, bob, length=1, **options)
-            await alice.join(room["code"])
-            await bob.join(room["code"])
-            await _play_to_the_end(alice, bob, clock)
+            seats = [(await client.join(room["code"]))["seat"] for client in (alice, bob)]
+            await play_all(drive(alice, Script(3), seats[0]), drive(bob, Script(4), seats[1]))
         moves, end = appended[:-1], appended[-1]
         assert end.finished and end.synced
         assert len(moves) > 10 and not any(change.finished for change in moves)

@@ -133,6 +133,24 @@ def _change(match_id: str, expected: int, marker: int) -> Append:
     )
 
 
+def _commits(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, bool]]:
+    """From now on, each commit's SQLite ``synchronous`` level (2 FULL, 1 NORMAL) and whether it
+    was made on the loop's thread (the caller's), in order."""
+    loop_thread = threading.get_ident()
+    seen: list[tuple[int, bool]] = []
+    real = RootTransaction.commit
+
+    def commit(transaction: RootTransaction) -> None:
+        driver = transaction.connection.connection.driver_connection
+        assert driver is not None
+        level = driver.execute("PRAGMA synchronous").fetchone()[0]
+        seen.append((level, threading.get_ident() == loop_thread))
+        real(transaction)
+
+    monkeypatch.setattr(RootTransaction, "commit", commit)
+    return seen
+
+
 async def test_normal_commits_on_the_loop_but_the_one_that_starts_the_log_over(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -141,20 +159,12 @@ async def test_normal_commits_on_the_loop_but_the_one_that_starts_the_log_over(
     its header, so that one goes to the commit thread, and the next is on the loop again."""
     async with opened(f"sqlite:///{tmp_path / 'restart.sqlite3'}", "normal") as store:
         match_id = await _new_match(store)
-        loop_thread = threading.get_ident()
-        on_loop: list[bool] = []
-        real = RootTransaction.commit
-
-        def commit(transaction: RootTransaction) -> None:
-            on_loop.append(threading.get_ident() == loop_thread)
-            real(transaction)
-
-        monkeypatch.setattr(RootTransaction, "commit", commit)
+        seen = _commits(monkeypatch)
         await store.append(_change(match_id, START, 1))
         await store.db.checkpoint()
         await store.append(_change(match_id, START + 2, 3))
         await store.append(_change(match_id, START + 4, 5))
-        assert on_loop == [True, False, True]
+        assert [on_loop for _, on_loop in seen] == [True, False, True]
         row = await store.match(match_id)
         assert row is not None and row.version == START + 6
 
@@ -181,18 +191,7 @@ async def test_each_commit_is_synced_as_the_setting_says(
     each commit stored is there."""
     async with opened(f"sqlite:///{tmp_path / 'levels.sqlite3'}", sync) as store:
         match_id = await _new_match(store)
-        loop_thread = threading.get_ident()
-        seen: list[tuple[int, bool]] = []
-        real = RootTransaction.commit
-
-        def commit(transaction: RootTransaction) -> None:
-            driver = transaction.connection.connection.driver_connection
-            assert driver is not None
-            level = driver.execute("PRAGMA synchronous").fetchone()[0]
-            seen.append((level, threading.get_ident() == loop_thread))
-            real(transaction)
-
-        monkeypatch.setattr(RootTransaction, "commit", commit)
+        seen = _commits(monkeypatch)
         await store.append(_change(match_id, START, 1))
         await store.create_guest()
         await store.append(_change(match_id, START + 2, 3))

@@ -271,6 +271,7 @@ class Actor:
                     return
                 deadline, deadline_version = self._deadline(live.room, state)
                 stored = state_to_json(state)
+                over = state.phase is Phase.MATCH_OVER
                 change = Append(
                     match_id=match_id,
                     expected_version=live.state.version,
@@ -279,13 +280,13 @@ class Actor:
                     dice_drawn=dice.drawn,
                     deadline=deadline,
                     deadline_version=deadline_version,
-                    finished=state.phase is Phase.MATCH_OVER,
+                    finished=over,
                     at=self.clock.now(),
                     rated=rated_end(live.room, match_id, state),
                     # A live match's move may wait for the next checkpoint to reach the disk;
                     # its end (the result, the ratings) and a correspondence move, whose
                     # opponent is told by push and e-mail, may not.
-                    synced=state.phase is Phase.MATCH_OVER or live.room.correspondence,
+                    synced=over or live.room.correspondence,
                 )
                 try:
                     await self.store.append(change)

@@ -81,9 +81,10 @@ class Settings(BaseSettings):
     commit (an accepted move survives a power cut); ``normal`` only at checkpoints (it survives
     the server's crash, and a power cut or a crash of the machine may lose the last seconds of
     commits, whole transactions, never half of one), for a third of the CPU of a commit;
-    ``moves`` (the default) leaves only the moves of matches under way to the checkpoints and
-    syncs every other commit (a match's end and its ratings, coins, sign-in tokens, accounts)
-    at once (``docs/performance.md``, "What a SQLite commit costs"). PostgreSQL ignores it."""
+    ``moves`` (the default) leaves only the moves of live matches under way to the checkpoints
+    and syncs every other commit (a match's end and its ratings, correspondence moves, coins,
+    sign-in tokens, accounts) at once (``docs/performance.md``, "What a SQLite commit costs").
+    PostgreSQL ignores it."""
     ws_deflate: bool = False
     """Compress WebSocket messages (permessage-deflate) when the browser offers it. Off by
     default: it costs server time for small messages (``docs/performance.md``)."""

@@ -186,6 +186,45 @@ async def test_a_lost_redis_connection_is_opened_again_and_subscribers_resync(
         await admin.aclose()
 
 
+async def test_a_subscription_redis_confirmed_late_is_resynced_once_it_is(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that starts slowly (a busy machine) lets a player's table subscribe before its
+    subscriber connection is open; what another process publishes meanwhile never reaches it,
+    so once Redis confirms the channel the subscription is told to catch up from the store."""
+    from bidak.server.shared import bus as bus_module
+
+    monkeypatch.setattr(bus_module, "CONFIRM_WAIT", 0.05)
+    slow, other = bus_from_url(redis_url), bus_from_url(redis_url)
+    assert isinstance(slow, bus_module.RedisBus)
+    gate = asyncio.Event()
+    make: Any = slow._subscriber_pool.make_connection
+
+    def held() -> Any:
+        conn = make()
+        connect = conn.connect
+
+        async def connect_when_let() -> None:
+            await gate.wait()
+            await connect()
+
+        conn.connect = connect_when_let
+        return conn
+
+    monkeypatch.setattr(slow._subscriber_pool, "make_connection", held)
+    try:
+        name = channel()
+        subscription = await slow.subscribe(name)  # went on without Redis's confirmation
+        await other.publish(name, {"n": 1})  # lost: nobody holds the channel in Redis yet
+        gate.set()
+        assert await take(subscription, 1) == [{"kind": RESYNC}]
+        await other.publish(name, {"n": 2})
+        assert await take(subscription, 1) == [{"n": 2}]
+    finally:
+        await slow.close()
+        await other.close()
+
+
 async def test_a_crowd_of_publishes_at_once_all_arrive(bus: Bus) -> None:
     # After an event-loop stall (a full collection), or a group commit of many actions, a
     # process has hundreds of moves to publish at once: all arrive, in the order they were

@@ -130,8 +130,8 @@ BACKOFF_FIRST, BACKOFF_CAP = 0.05, 0.5
 """Seconds before the subscriber connection is tried again after a loss: the first wait, and
 the most it doubles to (each wait is drawn between half and all of it)."""
 CONFIRM_WAIT = 2.0
-"""Seconds a new subscription waits for Redis to confirm it before going on without it (a
-later resynchronisation covers whatever it missed)."""
+"""Seconds a new subscription waits for Redis to confirm it before going on without it (it is
+handed :data:`RESYNC` once Redis does: whatever it missed is caught up from the store)."""
 HEARTBEAT_SECONDS = 2.0
 """How often a process publishes a heartbeat it expects to hear on its own subscriber."""
 HEARD_WITHIN = 3
@@ -207,6 +207,10 @@ class RedisBus(_Hub):
         self.up = False
         """Whether the subscriber connection holds every channel (Redis confirmed them)."""
         self._confirming: dict[str, asyncio.Future[None]] = {}
+        self._late: set[str] = set()
+        """Channels whose new subscriber went on before Redis confirmed them (a slow start, a
+        busy machine): whatever was published before the confirmation is missing, so each is
+        handed :data:`RESYNC` once Redis confirms it."""
         self._unsent: dict[str, dict[str, Any]] = {}
         self._id = secrets.token_hex(8)
         self._alive = f"bidak:bus:alive:{self._id}"
@@ -319,11 +323,15 @@ class RedisBus(_Hub):
             except BaseException:  # cancelled: nobody will close it
                 await subscription.close()
                 raise
+        if not self.up or (waiting is not None and not waiting.done()):
+            self._late.add(channel)
         return subscription
 
     async def _leave(self, channel: str, subscription: _Queue) -> None:
         await super()._leave(channel, subscription)
         conn = self._conn
+        if channel not in self._subscribers:
+            self._late.discard(channel)
         if channel not in self._subscribers and conn is not None and conn.is_connected:
             with contextlib.suppress(Exception):  # a lost connection has no channels anyway
                 await conn.send_command("UNSUBSCRIBE", channel, check_health=False)
@@ -385,6 +393,10 @@ class RedisBus(_Hub):
                 waiting = self._confirming.pop(reply[1], None)
                 if waiting is not None and not waiting.done():
                     waiting.set_result(None)
+                if reply[1] in self._late:
+                    self._late.discard(reply[1])
+                    if self.up or not missed:  # after a loss, the pong resyncs every channel
+                        self._deliver(reply[1], {"kind": RESYNC})
             elif kind == "pong" and not self.up:
                 self.up = True
                 self._tried.set()

@@ -277,8 +277,15 @@ def test_split_routing_plays_each_match_across_two_processes_started_apart(
     assert result.exit_code == 0, result.output
     assert _databases() == before
     assert "split routing over 2 ports" in " ".join(result.output.split())
-    assert int(_row(result.output, "actions ")[0]) > 0, result.output
-    assert _row(result.output, "errors") == ["0", "0"], result.output
+    # On a failure, what the bench printed and the end of each process's log say why.
+    logs = [(tmp_path / f"server-{n}.log") for n in (0, 1)]
+    told = result.output + "".join(
+        f"\n--- {log.name}\n" + "\n".join(log.read_text().splitlines()[-30:])
+        for log in logs
+        if log.exists()
+    )
+    assert int(_row(result.output, "actions ")[0]) > 0, told
+    assert _row(result.output, "errors") == ["0", "0"], told
     for n in (0, 1):  # each process its own log, and players of its own
         assert '"WebSocket /ws" [accepted]' in (tmp_path / f"server-{n}.log").read_text()
     wrong = runner.invoke(app, [*args, "--quick"], env={"COLUMNS": "160"})

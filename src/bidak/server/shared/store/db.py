@@ -49,8 +49,9 @@ is 100)."""
 
 CHECKPOINT_SECONDS = 2.0
 """How often the write-ahead log is copied into a SQLite database."""
-LOG_KEPT_BYTES = 64 * 1024 * 1024
-"""The size a SQLite write-ahead log is cut back to when it is started over (after a burst)."""
+LOG_KEPT_BYTES = 256 * 1024 * 1024
+"""A SQLite write-ahead log longer than this is started over at the next checkpoint whatever
+the load (:meth:`Database.checkpoint`), and cut back to this size when it is."""
 
 T = TypeVar("T")
 
@@ -391,32 +392,37 @@ class Database:
 
     async def checkpoint(self) -> None:
         """Copy the write-ahead log into the SQLite file now (``PASSIVE``: without waiting for
-        readers or the writer), then what was committed meanwhile while holding the writer's
-        turn; when that copy took the whole log, the next commit starts the log over
+        readers or the writer); when all of it was copied, the next commit starts the log over
         (:meth:`_commit`).
 
-        Without the second copy a log under a load that never stops is never started over: a
-        commit lands during every copy, and a copy reports the log as it was when it began
-        (all of it copied) while the log has grown since. It grew by 10 MB a second at 2,000
-        matches, 1.27 GB after two and a half minutes over a file of 18 MB
-        (``docs/performance.md``, "The log that never started over"). The second copy is of
-        the few pages committed during the first, and nothing is appended while it runs."""
-        await self._copy_log()
-        if self.direct is None:
+        Under a load that never stops a commit lands during every copy, and a copy reports the
+        log as it was when it began: all of it copied, while the log has grown since. The log
+        was then never started over, and grew by 10 MB a second at 2,000 matches, 1.27 GB
+        after two and a half minutes over a file of 18 MB (``docs/performance.md``, "The log
+        that never started over"). So once the log is longer than :data:`LOG_KEPT_BYTES`, the
+        rest (what was committed during the first copy) is copied while this holds the
+        writer's turn, and the next commit starts the log over. That copy syncs the file, and
+        the moves wait for it (12 ms at the median, 86 ms at worst, measured), which is why it
+        is made only for a long log: at a load that leaves gaps between commits the first
+        copy takes all and the log starts over without it."""
+        whole, length = await self._copy_log()
+        self._log_restarts = whole  # (a guess under load: see above)
+        if self.direct is None or length < LOG_KEPT_BYTES:
             return
         await self._writer.acquire()
         try:
-            if await self._copy_log():
-                self._log_restarts = True
+            self._log_restarts, _ = await self._copy_log()
         finally:
             self._writer.release()
 
-    async def _copy_log(self) -> bool:
-        """One ``PASSIVE`` checkpoint; whether it copied the whole log as it was when it began."""
+    async def _copy_log(self) -> tuple[bool, int]:
+        """One ``PASSIVE`` checkpoint: whether it copied the whole log as it was when it
+        began, and the log's length then in bytes."""
         async with self.engine.connect() as connection:
             found = await connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
             busy, frames, copied = tuple(found.one())
-        return bool(not busy and frames == copied)
+            page = (await connection.exec_driver_sql("PRAGMA page_size")).scalar_one()
+        return bool(not busy and frames == copied), int(frames) * int(page)
 
     async def close(self) -> None:
         """Stop the checkpoints, wait for a commit in flight and close every connection."""

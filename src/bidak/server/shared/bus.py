@@ -330,9 +330,10 @@ class RedisBus(_Hub):
     async def _leave(self, channel: str, subscription: _Queue) -> None:
         await super()._leave(channel, subscription)
         conn = self._conn
-        if channel not in self._subscribers:
-            self._late.discard(channel)
-        if channel not in self._subscribers and conn is not None and conn.is_connected:
+        if channel in self._subscribers:
+            return
+        self._late.discard(channel)
+        if conn is not None and conn.is_connected:
             with contextlib.suppress(Exception):  # a lost connection has no channels anyway
                 await conn.send_command("UNSUBSCRIBE", channel, check_health=False)
 

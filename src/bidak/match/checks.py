@@ -171,6 +171,25 @@ REFUSALS: Final[dict[str, Refusal]] = {
 """The refusal of each kind of action a player may send, by its name."""
 
 
+def allowed_key(state: MatchState, player: Player) -> tuple[object, ...]:
+    """Everything of ``state`` the refusals of :data:`REFUSALS` read, for ``player``: two
+    states with the same key allow the same actions (:func:`bidak.match.allowed_actions`
+    keeps its answers by it; ``tests/match/test_allowed_key.py`` checks the two agree). A
+    refusal that reads another field must add it here."""
+    return (
+        player,
+        state.phase,
+        state.turn,
+        state.resigner,
+        state.rules.cube,
+        state.rules.length == 1,
+        state.crawford,
+        state.cube_owner,
+        state.cube >= MAX_CUBE,
+        state.autoplay[player],
+    )
+
+
 # -- checking whole actions -----------------------------------------------------------------------
 
 

@@ -8,8 +8,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from typing import Final
+
 from bidak.match.actions import Action, Move, OpeningRoll, Roll
-from bidak.match.checks import REFUSALS, decider, refuse_double
+from bidak.match.checks import REFUSALS, allowed_key, decider, refuse_double
 from bidak.match.player import Player
 from bidak.match.state import MatchState, Phase
 from bidak.rules import Play
@@ -33,7 +36,21 @@ def allowed_actions(state: MatchState, player: Player) -> frozenset[str]:
     >>> sorted(allowed_actions(new_match(RuleSet(length=3)), Player.ONE))
     ['forfeit', 'opening_roll', 'set_autoplay']
     """
-    return frozenset(name for name, refuse in REFUSALS.items() if refuse(state, player) is None)
+    key = allowed_key(state, player)
+    found = _ALLOWED.get(key)
+    if found is None:
+        if len(_ALLOWED) >= KEPT_ALLOWED:  # pragma: no cover - the keys are a few thousand
+            _ALLOWED.clear()
+        found = _ALLOWED[key] = frozenset(
+            name for name, refuse in REFUSALS.items() if refuse(state, player) is None
+        )
+    return found
+
+
+KEPT_ALLOWED: Final = 50_000
+"""Answers :func:`allowed_actions` keeps (a server asks it for every seat of every table it
+draws, and the eleven refusals took a third of drawing a table; the keys are a few thousand)."""
+_ALLOWED: dict[Hashable, frozenset[str]] = {}
 
 
 def can_double(state: MatchState, player: Player) -> bool:

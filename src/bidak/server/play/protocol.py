@@ -11,8 +11,9 @@ A client message's docstring says what it does, its fields' descriptions what th
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, Final, Literal, cast
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from bidak.match import (
@@ -34,7 +35,7 @@ from bidak.match import (
     allowed_actions,
     current_plays,
 )
-from bidak.rules import Play
+from bidak.rules import Play, Step
 from bidak.server.play.wire.messages import Phrase
 from bidak.server.play.wire.table import IntentType, LegalPlay, Table
 from bidak.server.play.wire.table import Phase as WirePhase
@@ -256,10 +257,25 @@ _INTENTS: Final[dict[str, IntentType | None]] = {
 
 def allowed_intents(state: MatchState, seat: Player | None) -> list[IntentType]:
     """The intent types ``seat`` may send now (the names of the protocol's actions)."""
-    if seat is None:
-        return []
-    names = (_INTENTS[name] for name in allowed_actions(state, seat))
-    return sorted(name for name in names if name is not None)
+    return [] if seat is None else list(_intents(allowed_actions(state, seat))[0])
+
+
+def _allowed_json(state: MatchState, seat: Player | None) -> str:
+    """:func:`allowed_intents` as JSON text."""
+    return "[]" if seat is None else _intents(allowed_actions(state, seat))[1]
+
+
+_NAMED: dict[frozenset[str], tuple[tuple[IntentType, ...], str]] = {}
+"""The intents of each set of allowed actions, sorted, and as JSON (a few dozen sets occur)."""
+
+
+def _intents(actions: frozenset[str]) -> tuple[tuple[IntentType, ...], str]:
+    found = _NAMED.get(actions)
+    if found is None:
+        names = (_INTENTS[name] for name in actions)
+        intents = tuple(sorted(name for name in names if name is not None))
+        found = _NAMED[actions] = (intents, orjson.dumps(intents).decode())
+    return found
 
 
 _PHASES: Final[dict[Phase, WirePhase]] = {
@@ -283,15 +299,37 @@ def match_view(state: MatchState, seat: Player | None, notation: Notation = str)
     only to the player who must play them, with steps in that player's numbering (25 = bar,
     0 = off).
     """
+    table = {
+        **_head(state, seat),
+        "legal_plays": _plays_json(state, _shown_plays(state, seat), notation),
+        "allowed": allowed_intents(state, seat),
+    }
+    return cast(Table, table)
+
+
+def table_json(state: MatchState, seat: Player | None, texts: PlayTexts) -> str:
+    """:func:`match_view` as the JSON text sent, the same table (``tests/server/test_table_json``):
+    its legal plays are put together from texts ``texts`` keeps, not drawn play by play (the
+    mover's table lists every play and every order of its steps, and the same plays recur)."""
+    head = orjson.dumps(_head(state, seat)).decode()
+    plays = texts.plays(state, _shown_plays(state, seat))
+    allowed = _allowed_json(state, seat)
+    return f'{head[:-1]},"legal_plays":[{plays}],"allowed":{allowed}}}'
+
+
+def _shown_plays(state: MatchState, seat: Player | None) -> list[Play]:
+    """The legal plays ``seat``'s table lists: the mover's, to the mover only."""
+    if seat is not None and state.turn is seat and state.dice is not None:
+        return current_plays(state)
+    return []
+
+
+def _head(state: MatchState, seat: Player | None) -> dict[str, Any]:
+    """The table but its ``legal_plays`` and ``allowed``, in the wire's order."""
     viewer = Player.ZERO if seat is None else seat
     position = state.position_for(viewer)
     pips = state.position.pips  # seen by state.viewer
     seen_by_viewer = viewer is state.viewer
-    plays = (
-        current_plays(state)
-        if seat is not None and state.turn is seat and state.dice is not None
-        else []
-    )
     off = position.off
     return {
         "phase": _PHASES[state.phase],
@@ -323,6 +361,55 @@ def match_view(state: MatchState, seat: Player | None, notation: Notation = str)
         "strikes": list(state.strikes),
         "strike_limit": state.rules.strike_limit,
         "winner": None if state.winner is None else int(state.winner),
-        "legal_plays": _plays_json(state, plays, notation),
-        "allowed": allowed_intents(state, seat),
     }
+
+
+KEPT_TEXTS = 100_000
+"""Texts :class:`PlayTexts` keeps of each kind (all are forgotten at once when there are more)."""
+
+
+class PlayTexts:
+    """The JSON text of legal plays, kept by their steps: a play's ``{"steps", "notation"}``
+    and each order of steps as an array. A few thousand distinct plays cover most games, so a
+    table's plays are mostly joined from texts already made."""
+
+    def __init__(self, size: int = KEPT_TEXTS) -> None:
+        self.size = size
+        self._plays: dict[tuple[Step, ...], str] = {}
+        self._ways: dict[tuple[Step, ...], str] = {}
+
+    def play(self, play: Play) -> str:
+        """``{"steps": [...], "notation": ...}`` of ``play``."""
+        text = self._plays.get(play.steps)
+        if text is None:
+            if len(self._plays) >= self.size:
+                self._plays.clear()
+            steps, notation = self.way(play.steps), orjson.dumps(str(play)).decode()
+            text = self._plays[play.steps] = f'{{"steps":{steps},"notation":{notation}}}'
+        return text
+
+    def way(self, steps: tuple[Step, ...]) -> str:
+        """``steps`` as the wire's array of ``[start, end, hit]``."""
+        text = self._ways.get(steps)
+        if text is None:
+            if len(self._ways) >= self.size:
+                self._ways.clear()
+            text = self._ways[steps] = orjson.dumps([list(step) for step in steps]).decode()
+        return text
+
+    def plays(self, state: MatchState, plays: list[Play]) -> str:
+        """The members of ``legal_plays`` for ``plays`` (of ``state``'s roll), comma-joined:
+        each play's text, with ``alternatives`` when several orders of steps reach its
+        result (as :func:`_plays_json`)."""
+        if not plays:
+            return ""
+        ways = state.roll_alternatives()
+        found: list[str] = []
+        for play in plays:
+            text = self.play(play)
+            others = ways.get(play.result)
+            if others is not None and len(others) > 1:
+                joined = ",".join([self.way(way) for way in others])
+                text = f'{text[:-1]},"alternatives":[{joined}]}}'
+            found.append(text)
+        return ",".join(found)

@@ -15,15 +15,12 @@ from typing import Any
 import orjson
 
 from bidak.match import MatchState, Player, state_from_json
-from bidak.rules import Play, Step
-from bidak.server.play.protocol import match_view
+from bidak.server.play.protocol import PlayTexts, table_json
 from bidak.server.play.wire.messages import EventItem, events_head
 from bidak.server.play.wire.notes import EventsNote
 
 KEPT = 4096
 """Entries each cache keeps (the oldest go first); a few per active match are used at a time."""
-NOTATIONS = 100_000
-"""Notations remembered (all are forgotten at once when there are more)."""
 
 
 def dumps(message: Any) -> str:
@@ -60,17 +57,7 @@ class Views:
         self._states = _Kept(size)
         self._tables = _Kept(size)
         self._messages = _Kept(size)
-        self._notations: dict[tuple[Step, ...], str] = {}
-
-    def notation(self, play: Play) -> str:
-        """A play's notation, remembered by its steps (the same plays come up again and again:
-        a few thousand distinct ones cover most games)."""
-        found = self._notations.get(play.steps)
-        if found is None:
-            if len(self._notations) >= NOTATIONS:
-                self._notations.clear()
-            found = self._notations[play.steps] = str(play)
-        return found
+        self._plays = PlayTexts()
 
     def state(self, match_id: str, version: int, data: dict[str, Any]) -> MatchState:
         """The state ``data`` (a published state's JSON) holds, decoded at most once."""
@@ -81,9 +68,10 @@ class Views:
         return state
 
     def table(self, match_id: str, state: MatchState, seat: Player | None) -> str:
-        """The table ``seat`` is shown (:func:`~bidak.server.play.protocol.match_view`), as JSON."""
+        """The table ``seat`` is shown (:func:`~bidak.server.play.protocol.match_view`), as JSON
+        (:func:`~bidak.server.play.protocol.table_json`)."""
         key = (match_id, state.version, seat)
-        text: str = self._tables.get(key, lambda: dumps(match_view(state, seat, self.notation)))
+        text: str = self._tables.get(key, lambda: table_json(state, seat, self._plays))
         return text
 
     def events(self, message: EventsNote, seat: Player | None, seen: int, now: float) -> str:

@@ -60,6 +60,7 @@ class Metrics:
         self.actions = Counter(
             "bidak_actions", "Players' intents, by outcome", ["outcome"], registry=registry
         )
+        self._action_counters: dict[str, Counter] = {}
         self.action_seconds = Histogram(
             "bidak_action_seconds",
             "From an intent's arrival to its events stored and published",
@@ -84,7 +85,10 @@ class Metrics:
         )
 
     def observe_action(self, outcome: str, seconds: float) -> None:
-        self.actions.labels(outcome).inc()
+        counter = self._action_counters.get(outcome)
+        if counter is None:  # (prometheus_client's labels() takes a lock and a lookup a call)
+            counter = self._action_counters[outcome] = self.actions.labels(outcome)
+        counter.inc()
         if outcome == "accepted":
             self.action_seconds.observe(seconds)
 

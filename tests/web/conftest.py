@@ -31,8 +31,13 @@ DESKTOP = {"width": 1280, "height": 800}
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium, for one test module at a time: while Playwright's synchronous API is open its
+    event loop counts as running on the thread, and an asynchronous test that came after it on
+    the same worker failed ("Cannot run the event loop while another loop is running"; a
+    worker that steals the server tests after its browser tests does that). The browser is
+    closed when the worker moves to another module (a launch takes well under a second)."""
     if not Path(CHROMIUM).exists():  # pragma: no cover - CI installs it (.ci/run)
         pytest.skip(f"no Chromium at {CHROMIUM}")
     sync_api = pytest.importorskip("playwright.sync_api")

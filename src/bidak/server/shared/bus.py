@@ -11,7 +11,7 @@ import contextlib
 import logging
 import math
 import secrets
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import AsyncIterator, Mapping
 from typing import Any, Protocol
 
@@ -62,24 +62,50 @@ messages published meanwhile may be missing, so its owner catches up from the st
 
 
 class _Queue:
-    """One local subscriber: the messages of its channel, in order."""
+    """One local subscriber: the messages of its channel, in order, for its one reader.
+
+    A deque and the reader's future, not an ``asyncio.Queue`` behind an async generator: every
+    message of every table passes through here twice an action (once per player), and the
+    queue's bookkeeping (its unfinished count and event, getter and putter lists) and the
+    generator's extra frame were all spent on a reader that only ever waits for the next one.
+    """
+
+    __slots__ = ("_channel", "_items", "_owner", "_waiter")
 
     def __init__(self, owner: _Hub, channel: str) -> None:
-        self.queue: asyncio.Queue[dict[str, Any] | BaseException | None] = asyncio.Queue()
+        self._items: deque[dict[str, Any] | BaseException | None] = deque()
+        self._waiter: asyncio.Future[None] | None = None
         self._owner, self._channel = owner, channel
 
-    async def __aiter__(self) -> AsyncIterator[dict[str, Any]]:
-        while True:
-            item = await self.queue.get()
+    def put_nowait(self, item: dict[str, Any] | BaseException | None) -> None:
+        """Hand ``item`` to the reader: a message, an error it raises, or None, the end."""
+        self._items.append(item)
+        waiter, self._waiter = self._waiter, None
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def __aiter__(self) -> _Queue:
+        return self
+
+    async def __anext__(self) -> dict[str, Any]:
+        while not self._items:
+            waiter = self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await waiter
+            finally:
+                if self._waiter is waiter:
+                    self._waiter = None
+        item = self._items.popleft()
+        if item is None or isinstance(item, BaseException):
+            self._items.appendleft(None)  # ended: every later read ends too
             if item is None:
-                return
-            if isinstance(item, BaseException):
-                raise item
-            yield item
+                raise StopAsyncIteration
+            raise item
+        return item
 
     async def close(self) -> None:
         await self._owner._leave(self._channel, self)
-        self.queue.put_nowait(None)
+        self.put_nowait(None)
 
 
 class _Hub:
@@ -90,7 +116,7 @@ class _Hub:
 
     def _deliver(self, channel: str, message: dict[str, Any] | BaseException) -> None:
         for subscriber in list(self._subscribers.get(channel, ())):
-            subscriber.queue.put_nowait(message)
+            subscriber.put_nowait(message)
 
     async def _join(self, channel: str) -> _Queue:
         subscription = _Queue(self, channel)

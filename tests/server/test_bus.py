@@ -192,7 +192,7 @@ async def test_a_subscription_redis_confirmed_late_is_resynced_once_it_is(
     """A process that starts slowly (a busy machine) lets a player's table subscribe before its
     subscriber connection is open; what another process publishes meanwhile never reaches it,
     so once Redis confirms the channel the subscription is told to catch up from the store."""
-    from bidak.server.shared import bus as bus_module
+    from bidak.server.shared import redis_bus as bus_module
 
     monkeypatch.setattr(bus_module, "CONFIRM_WAIT", 0.05)
     slow, other = bus_from_url(redis_url), bus_from_url(redis_url)

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bidak.server.shared.bus import RedisBus
+from bidak.server.shared.redis_bus import RedisBus
 from tests.server import backends
 from tests.server.harness import Client, friend_room, running_server, server_settings
 from tests.server.own_redis import OwnRedis, own_redis

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 import redis.asyncio as redis
 
-from bidak.server.shared.bus import RESYNC, BusLost, RedisBus, Subscription
+from bidak.server.shared.bus import RESYNC, BusLost, Subscription
+from bidak.server.shared.redis_bus import RedisBus
 from tests.server.own_redis import OwnRedis, own_redis
 
 pytestmark = pytest.mark.anyio

@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from typing import Final
 
 from bidak.match.actions import Action, Move, OpeningRoll, Roll
@@ -39,7 +38,7 @@ def allowed_actions(state: MatchState, player: Player) -> frozenset[str]:
     key = allowed_key(state, player)
     found = _ALLOWED.get(key)
     if found is None:
-        if len(_ALLOWED) >= KEPT_ALLOWED:  # pragma: no cover - the keys are a few thousand
+        if len(_ALLOWED) >= KEPT_ALLOWED:  # pragma: no cover - a safeguard
             _ALLOWED.clear()
         found = _ALLOWED[key] = frozenset(
             name for name, refuse in REFUSALS.items() if refuse(state, player) is None
@@ -49,8 +48,9 @@ def allowed_actions(state: MatchState, player: Player) -> frozenset[str]:
 
 KEPT_ALLOWED: Final = 50_000
 """Answers :func:`allowed_actions` keeps (a server asks it for every seat of every table it
-draws, and the eleven refusals took a third of drawing a table; the keys are a few thousand)."""
-_ALLOWED: dict[Hashable, frozenset[str]] = {}
+draws, and the eleven refusals took a third of drawing a table; each part of the key takes a
+few values, so the bound is a safeguard)."""
+_ALLOWED: dict[tuple[object, ...], frozenset[str]] = {}
 
 
 def can_double(state: MatchState, player: Player) -> bool:

@@ -191,7 +191,7 @@ _SQLITE_MOVE = (
 """A move that does not end its match leaves ``finished`` as it is (false: a finished match
 is never appended to). SQLite rewrites an index entry of every column a ``SET`` names, changed
 or not, so naming ``finished`` dirtied a page of ``ix_matches_finished`` at every move
-(``docs/performance.md``, "The index a move rewrote")."""
+(``docs/performance.md``, "Where an action's CPU goes, and four cuts")."""
 _SQLITE_EVENTS = "INSERT INTO events (match_id, version, payload, created_at) VALUES (?, ?, ?, ?)"
 
 
@@ -211,31 +211,20 @@ def _append_all_sqlite(connection: Connection, changes: Sequence[Append]) -> lis
     statement = _SQLITE_ADVANCE
     try:
         for change in changes:
-            if change.finished:
-                statement = _SQLITE_ADVANCE
-                values: tuple[Any, ...] = (
-                    json_text(change.state),
-                    change.expected_version + len(change.events),
-                    change.dice_drawn,
-                    change.deadline,
-                    change.deadline_version,
-                    change.finished,
-                    now,
-                    change.match_id,
-                    change.expected_version,
-                )
-            else:
-                statement = _SQLITE_MOVE
-                values = (
-                    json_text(change.state),
-                    change.expected_version + len(change.events),
-                    change.dice_drawn,
-                    change.deadline,
-                    change.deadline_version,
-                    now,
-                    change.match_id,
-                    change.expected_version,
-                )
+            # A move that does not end its match leaves ``finished`` out (``_SQLITE_MOVE``).
+            statement = _SQLITE_ADVANCE if change.finished else _SQLITE_MOVE
+            ended: tuple[bool, ...] = (True,) if change.finished else ()
+            values = (
+                json_text(change.state),
+                change.expected_version + len(change.events),
+                change.dice_drawn,
+                change.deadline,
+                change.deadline_version,
+                *ended,
+                now,
+                change.match_id,
+                change.expected_version,
+            )
             cursor.execute(statement, values)
             if not cursor.rowcount:
                 outcomes.append(Conflict(change.match_id))

@@ -370,8 +370,9 @@ KEPT_TEXTS = 100_000
 
 class PlayTexts:
     """The JSON text of legal plays, kept by their steps: a play's ``{"steps", "notation"}``
-    and each order of steps as an array. A few thousand distinct plays cover most games, so a
-    table's plays are mostly joined from texts already made."""
+    and each order of steps as an array. Plays recur across tables (over the listed plays of
+    random matches, 61% had been seen before after 51 matches, 77% after 200: docs/performance.md),
+    so a table's plays are mostly joined from texts already made."""
 
     def __init__(self, size: int = KEPT_TEXTS) -> None:
         self.size = size

@@ -12,6 +12,7 @@ from dataclasses import asdict, replace
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from bidak.bench.gnubg_duel import (
     PHASES,
@@ -34,6 +35,9 @@ from bidak.bench.gnubg_match import (
     play_match_pair,
     score_pair,
 )
+from bidak.cli.app import app
+from bidak.engine.levels import STYLES, Level, restyle
+from bidak.engine.sage import PLIES
 from bidak.match import Double, Drop, Phase, Player, Roll, RuleSet, Take, new_match
 from bidak.rules import Position
 
@@ -184,6 +188,34 @@ def test_the_worker_sees_the_match_from_the_player_on_roll() -> None:
     assert match_view(replace(state, cube_owner=None))["owner"] == -1
 
 
+NOISY = repr(restyle(STYLES[Level.EXPERT], "ply=1ply,noise=1,cap=2,deeper=none", PLIES))
+"""An engine setting far from the Expert's own: plays of the 1-ply ranking with a point of noise."""
+
+
+def test_a_changed_style_is_its_own_run_and_is_what_the_bidak_side_plays(tmp_path: Path) -> None:
+    restyled = replace(SETTINGS, style=NOISY)
+    assert SETTINGS.bot_style == STYLES[Level.EXPERT]
+    assert restyled.bot_style.noise == 1.0 and restyled.bot_style.ply == "1ply"
+    out = tmp_path / "duel.jsonl"
+    out.write_text(json.dumps({"settings": asdict(SETTINGS)}) + "\n")
+    with pytest.raises(ValueError, match="other settings"):
+        read_results(out, restyled)
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--against", "gnubg", "--style", "close=wide"], "close must be a number"),
+        (["--against", "gnubg", "--style", "speed=9"], "unknown style field 'speed'"),
+        (["--style", "close=1"], "styles are dueled against gnubg only"),
+    ],
+)
+def test_a_bad_style_is_refused_before_anything_is_played(args: list[str], says: str) -> None:
+    result = CliRunner().invoke(app, ["bench", "bots", "--pairs", "1", *args])
+    assert result.exit_code == 2
+    assert says in " ".join(result.output.split())
+
+
 needs_gnubg = pytest.mark.skipif(
     not gnubg_available(), reason="gnubg is not installed (pip install -e '.[bench]')"
 )
@@ -203,6 +235,19 @@ def test_a_seeded_pair_against_gnubg_plays_both_seats_and_repeats_exactly() -> N
     for phase in PHASES:
         assert first.ledger["disagreed"][phase] <= first.ledger["decisions"][phase]
         assert first.ledger["bidak_lost"][phase] >= 0 and first.ledger["gnubg_lost"][phase] >= 0
+
+
+@needs_gnubg
+def test_a_pair_with_a_changed_style_plays_that_style() -> None:
+    gnubg = GnubgProcess()
+    try:
+        expert = play_pair(SETTINGS, 3, gnubg)
+        noisy = play_pair(replace(SETTINGS, style=NOISY), 3, gnubg)
+    finally:
+        gnubg.close()
+    # The same dice: a Bidak side playing the 1-ply ranking with a point of noise disagrees
+    # with gnubg on other plays than the Expert does.
+    assert noisy.ledger != expert.ledger
 
 
 CLOSED_OUT = Position.from_counts(

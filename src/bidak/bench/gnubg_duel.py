@@ -40,7 +40,7 @@ from typing import Any
 
 from bidak.engine.bots import Bot, make_bot
 from bidak.engine.duel import play, points_for
-from bidak.engine.levels import STYLES, Level
+from bidak.engine.levels import STYLES, Level, Style, style_from_repr
 from bidak.match import (
     Action,
     MatchState,
@@ -297,6 +297,11 @@ class Settings:
         if not self.style:
             object.__setattr__(self, "style", repr(STYLES[Level.parse(self.level)]))
 
+    @property
+    def bot_style(self) -> Style:
+        """How the Bidak side plays: its level's style, or the one ``--style`` made of it."""
+        return style_from_repr(self.style)
+
 
 @dataclass(frozen=True, slots=True)
 class PairResult:
@@ -320,10 +325,11 @@ def play_pair(settings: Settings, index: int, gnubg: GnubgProcess) -> PairResult
     rival = GnubgBot(gnubg, settings.ply)
     ledger = Ledger()
     total = 0
+    style = settings.bot_style
     for seat in (Player.ZERO, Player.ONE):
         level = Level.parse(settings.level)
-        bidak = make_bot(level, f"{settings.seed}:{index}:{seat.value}")
-        opinion = make_bot(level, f"{settings.seed}:{index}:{seat.value}:opinion")
+        bidak = make_bot(level, f"{settings.seed}:{index}:{seat.value}", style=style)
+        opinion = make_bot(level, f"{settings.seed}:{index}:{seat.value}:opinion", style=style)
         watched_bidak = Watched(bidak, True, rival, opinion, settings.judge_ply, ledger)
         watched_gnubg = Watched(rival, False, rival, opinion, settings.judge_ply, ledger)
         bots = seated(seat, watched_bidak, watched_gnubg)

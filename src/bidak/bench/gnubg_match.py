@@ -210,10 +210,11 @@ def play_match_pair(settings: Settings, index: int, gnubg: GnubgProcess) -> Pair
     rival = MatchGnubgBot(gnubg, settings.ply)
     ledger = Ledger.of(KINDS)
     level = Level.parse(settings.level)
+    style = settings.bot_style
     ends: list[MatchEnd] = []
     for seat in (Player.ZERO, Player.ONE):
-        bidak = make_bot(level, f"{settings.seed}:{index}:{seat.value}")
-        opinion = make_bot(level, f"{settings.seed}:{index}:{seat.value}:opinion")
+        bidak = make_bot(level, f"{settings.seed}:{index}:{seat.value}", style=style)
+        opinion = make_bot(level, f"{settings.seed}:{index}:{seat.value}:opinion", style=style)
         watched_bidak = MatchWatched(bidak, True, rival, opinion, settings.judge_ply, ledger)
         watched_gnubg = MatchWatched(rival, False, rival, opinion, settings.judge_ply, ledger)
         bots = seated(seat, watched_bidak, watched_gnubg)

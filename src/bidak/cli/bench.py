@@ -84,6 +84,13 @@ def bots(
         Path | None,
         typer.Option(help="results file of the gnubg duel (resumed if it exists)"),
     ] = None,
+    style: Annotated[
+        str,
+        typer.Option(
+            help="against gnubg: the level's style changed, field=value pairs such as"
+            " close=0.02,max_plays=40 (an engine setting other than the level's own)"
+        ),
+    ] = "",
 ) -> None:
     """Decision time and PR per bot level, and duels between the levels (points per game);
     with --against gnubg, a duplicate-dice duel of one level against GNU Backgammon."""
@@ -97,8 +104,11 @@ def bots(
             judge=judge,
             out=out,
             length=match_length,
+            style=style,
         )
         return
+    if style:
+        raise typer.BadParameter("styles are dueled against gnubg only", param_hint="--style")
     from bidak.bench.bots import run
     from bidak.engine.hints import check_ply
     from bidak.engine.levels import Level
@@ -128,6 +138,7 @@ def _against_gnubg(
     judge: str,
     out: Path | None,
     length: int,
+    style: str = "",
 ) -> None:
     from bidak.bench.gnubg_duel import (
         MATCH,
@@ -138,7 +149,8 @@ def _against_gnubg(
         read_results,
         run_duel,
     )
-    from bidak.engine.levels import Level
+    from bidak.engine.levels import STYLES, BadStyle, Level, restyle
+    from bidak.engine.sage import PLIES
 
     if against != "gnubg":
         raise typer.BadParameter("the only engine to duel against is gnubg", param_hint="--against")
@@ -146,12 +158,17 @@ def _against_gnubg(
         level = "expert"
     if "," in level:
         raise typer.BadParameter("name one level against gnubg", param_hint="--levels")
+    chosen = Level.parse(level)
+    try:
+        played = repr(restyle(STYLES[chosen], style, PLIES)) if style.strip() else ""
+    except BadStyle as bad:
+        raise typer.BadParameter(str(bad), param_hint="--style") from None
     if not gnubg_available():
         console.print(f"[red]{MISSING}[/red]")
         raise typer.Exit(2)
     judge_ply = 3 if judge in ("3ply", "") else int(judge.removesuffix("ply"))
     mode = MATCH if length else MONEY
-    settings = Settings(Level.parse(level).value, ply, seed, judge_ply, mode, length)
+    settings = Settings(chosen.value, ply, seed, judge_ply, mode, length, played)
     kind = f"match{length}" if length else "duel"
     path = out or Path(f"gnubg-{kind}-{settings.level}-{ply}ply-{seed}.jsonl")
     try:

@@ -229,6 +229,12 @@ def instant_action(state: MatchState, player: Player) -> Action:
             return Roll(player)
 
 
-def make_bot(level: Level | str, seed: int | str, *, engines: Engines | None = None) -> SageBot:
-    """A bot of ``level`` with its own ``random.Random(seed)``."""
-    return SageBot(level, random.Random(seed), engines=engines)
+def make_bot(
+    level: Level | str,
+    seed: int | str,
+    *,
+    style: Style | None = None,
+    engines: Engines | None = None,
+) -> SageBot:
+    """A bot of ``level`` (playing ``style`` when given) with its own ``random.Random(seed)``."""
+    return SageBot(level, random.Random(seed), style=style, engines=engines)

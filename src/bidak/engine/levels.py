@@ -18,7 +18,9 @@ bidak.engine.levels.UnknownLevel: unknown bot level 'grandmaster'; choose beginn
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import ast
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Final
 
@@ -171,3 +173,72 @@ instead (``docs/analysis.md``, "The Expert's second look"): decision time p50 64
 
 QUICK: Final = Style(ply="1ply")
 """The engine's best at 1-ply: what any bot falls back to when its time budget runs out."""
+
+
+class BadStyle(BidakError):
+    """A style override (``bidak bench bots --style``) or a recorded style that cannot be read."""
+
+
+_OPTIONAL: Final = {"deeper", "max_plays"}
+"""The fields of :class:`Style` that may be ``none``."""
+
+
+def _value(name: str, text: str, plies: Sequence[str]) -> object:
+    kind = {f.name: f.type for f in fields(Style)}[name]
+    if name in _OPTIONAL and text.lower() == "none":
+        return None
+    if name in ("ply", "deeper"):
+        if text not in plies:
+            raise BadStyle(f"{name} must be one of {', '.join(plies)}, not {text!r}")
+        return text
+    try:
+        number: float = int(text) if "int" in str(kind) else float(text)
+    except ValueError:
+        raise BadStyle(f"{name} must be a number, not {text!r}") from None
+    if number < 0 or number != number:
+        raise BadStyle(f"{name} must be 0 or more, not {text!r}")
+    return number
+
+
+def restyle(style: Style, overrides: str, plies: Sequence[str]) -> Style:
+    """``style`` with ``overrides`` (``field=value`` pairs, comma-separated, e.g.
+    ``close=0.02,max_plays=40``): how an engine setting other than a level's own is dueled.
+
+    >>> restyle(STYLES[Level.EXPERT], "close=1, max_plays=none", ("1ply", "2ply", "3ply")).depth
+    '2ply, 3ply within 1.0'
+    >>> restyle(STYLES[Level.EXPERT], "depth=9", ("2ply",))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bidak.engine.levels.BadStyle: unknown style field 'depth'; the fields are ply, cap, ...
+    """
+    names = [f.name for f in fields(Style)]
+    changes: dict[str, object] = {}
+    for part in overrides.split(","):
+        if not part.strip():
+            continue
+        name, equals, text = (piece.strip() for piece in part.partition("="))
+        if not equals or not text:
+            raise BadStyle(f"write each override as field=value, not {part.strip()!r}")
+        if name not in names:
+            raise BadStyle(f"unknown style field {name!r}; the fields are {', '.join(names)}")
+        changes[name] = _value(name, text, plies)
+    return replace(style, **changes)  # type: ignore[arg-type]
+
+
+def style_from_repr(text: str) -> Style:
+    """The :class:`Style` whose ``repr`` is ``text`` (a duel's results file records the style
+    its Bidak side played as that text), read without evaluating anything.
+
+    >>> style_from_repr(repr(STYLES[Level.EXPERT])) == STYLES[Level.EXPERT]
+    True
+    """
+    try:
+        call = ast.parse(text, mode="eval").body
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
+            raise ValueError(text)
+        if call.func.id != "Style" or call.args:
+            raise ValueError(text)
+        values = {k.arg: ast.literal_eval(k.value) for k in call.keywords if k.arg is not None}
+        return Style(**values)
+    except (SyntaxError, ValueError, TypeError) as unread:
+        raise BadStyle(f"not a recorded style: {text!r}") from unread

@@ -1,0 +1,64 @@
+"""A level's style changed field by field (``bidak bench bots --against gnubg --style``), and a
+recorded style read back: how an engine setting other than a level's own is dueled."""
+
+from __future__ import annotations
+
+import pytest
+
+from bidak.engine.levels import STYLES, BadStyle, Level, Style, restyle, style_from_repr
+
+PLIES = ("1ply", "2ply", "3ply")
+
+
+def test_overrides_change_only_the_fields_named_with_their_types() -> None:
+    expert = STYLES[Level.EXPERT]
+    changed = restyle(expert, " close=0.02 , max_plays=40,deeper=3ply", PLIES)
+    assert changed.close == 0.02 and isinstance(changed.close, float)
+    assert changed.max_plays == 40 and isinstance(changed.max_plays, int)
+    assert changed.ply == expert.ply and changed.cap == expert.cap
+    assert restyle(expert, "max_plays=none,deeper=None", PLIES).deeper is None
+    assert restyle(expert, "", PLIES) == expert
+    always = restyle(expert, "ply=3ply", PLIES)
+    assert always.ply == "3ply" and always.depth.startswith("3ply")
+
+
+@pytest.mark.parametrize(
+    ("overrides", "says"),
+    [
+        ("depth=3ply", "unknown style field 'depth'"),
+        ("close", "field=value"),
+        ("close=", "field=value"),
+        ("close=much", "close must be a number"),
+        ("max_plays=4.5", "max_plays must be a number"),
+        ("noise=-0.1", "noise must be 0 or more"),
+        ("close=nan", "close must be 0 or more"),
+        ("deeper=4ply", "deeper must be one of 1ply, 2ply, 3ply"),
+        ("ply=none", "ply must be one of"),
+        ("cap=none", "cap must be a number"),
+    ],
+)
+def test_bad_overrides_are_refused_with_what_is_wrong(overrides: str, says: str) -> None:
+    with pytest.raises(BadStyle, match=says):
+        restyle(STYLES[Level.EXPERT], overrides, PLIES)
+
+
+def test_a_recorded_style_reads_back_as_the_same_style() -> None:
+    for style in [*STYLES.values(), restyle(STYLES[Level.EXPERT], "close=1,max_plays=none", PLIES)]:
+        assert style_from_repr(repr(style)) == style
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "__import__('os').system('true')",
+        "Style('2ply')",
+        "Other(ply='2ply')",
+        "Style(ply=print('x'))",
+        "Style(speed='fast')",
+        "Style(",
+    ],
+)
+def test_a_text_that_is_not_a_recorded_style_is_refused_without_running_it(text: str) -> None:
+    with pytest.raises(BadStyle, match="not a recorded style"):
+        style_from_repr(text)
+    assert isinstance(style_from_repr("Style(ply='1ply')"), Style)

@@ -128,6 +128,28 @@ def test_capacity_is_the_largest_count_carried_before_the_first_that_was_not() -
     assert capacity([(500, _result(500, 10.0, errors=1))]) is None, "errors are not carried"
 
 
+def test_a_count_run_several_times_is_carried_only_when_every_run_was() -> None:
+    calm, burst = _result(900, 20.0), _result(900, 120.0)
+    rows = [(800, _result(800, 20.0)), (800, _result(800, 30.0)), (900, calm), (900, burst)]
+    assert capacity(rows) == 800, "one of 900's two runs failed"
+    assert capacity([(800, calm), (900, burst), (900, calm)]) == 800, "in whatever order"
+    assert capacity([(800, calm), (800, burst)]) is None
+    rows = [(800, calm), (800, calm), (900, calm), (900, calm), (1000, burst), (1000, calm)]
+    assert capacity(rows) == 900
+
+
+def test_a_repeated_sweep_runs_each_count_that_many_times(tmp_path: Path) -> None:
+    args = ["bench", "server", "--sweep", "1", "--repeat", "2", "--duration", "1"]
+    result = runner.invoke(app, [*args, "--think", "0.02-0.1"], env={"COLUMNS": "160"})
+    assert result.exit_code == 0, result.output
+    summary = result.output.split("--sweep")[-1]
+    rows = [line for line in summary.splitlines() if re.match(r"^│ +\d+ ", line)]
+    assert [row.split("│")[1].strip() for row in rows] == ["1", "1"]
+    assert re.search(r"\(of 1, 2 runs each\)", result.output), result.output
+    alone = runner.invoke(app, ["bench", "server", "--repeat", "2"])
+    assert alone.exit_code == 2 and "--repeat repeats the counts of a --sweep" in alone.output
+
+
 def _descendants(root: int) -> set[int]:
     """Every living process under ``root`` (from /proc: each process's parent)."""
     parents: dict[int, int] = {}

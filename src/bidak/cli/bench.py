@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import signal
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, cast
@@ -16,7 +15,6 @@ from bidak.cli.errors import friendly
 
 if TYPE_CHECKING:
     from bidak.bench.gnubg_duel import Summary
-    from bidak.bench.server import Result
     from bidak.bench.server.load import Routing
 
 app = typer.Typer(help="Benchmarks, each next to a reference measured in the same run.")
@@ -342,11 +340,21 @@ def server(
             " each, and the largest count whose p99 stayed within 100 ms (replaces --matches)",
         ),
     ] = None,
+    repeat: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=10,
+            help="with --sweep: run each count this many times, a fresh server each; a count is"
+            " carried only when every run of it was",
+        ),
+    ] = 1,
 ) -> None:
     """Scripted matches over real WebSockets: actions/s and action-to-broadcast latency, next to
     a bare WebSocket relay with the same connections and pace."""
     from bidak.bench.server import Think, results_table, run
     from bidak.bench.server.report import scaling_table
+    from bidak.bench.server.sweep import run_sweep
 
     try:
         pace = Think.parse(think)
@@ -355,6 +363,9 @@ def server(
     except ValueError as invalid:
         console.print(f"[bold red]error:[/] {invalid}")
         raise typer.Exit(2) from None
+    if repeat > 1 and counts is None:
+        console.print("[bold red]error:[/] --repeat repeats the counts of a --sweep: add one")
+        raise typer.Exit(2)
     if len(processes) > 1 and counts is None:
         console.print("[bold red]error:[/] several --server-workers counts need a --sweep")
         raise typer.Exit(2)
@@ -409,7 +420,13 @@ def server(
     signal.signal(signal.SIGTERM, _interrupted)
     if counts is not None:
         carried = {
-            k: _sweep(counts, partial(measured, server_workers=k), capped=cap_cores is not None)
+            k: run_sweep(
+                counts,
+                partial(measured, server_workers=k),
+                capped=cap_cores is not None,
+                repeat=repeat,
+                show=console.print,
+            )
             for k in processes
         }
         if len(processes) > 1:
@@ -436,29 +453,3 @@ def _counts(text: str, option: str = "--sweep", what: str = "match counts") -> l
     if not counts or min(counts) < 1:
         raise ValueError(f"{option} takes {what} of at least 1, not {text!r}")
     return sorted(set(counts))
-
-
-def _sweep(
-    counts: list[int], measured: Callable[[int], list[Result]], *, capped: bool = False
-) -> int | None:
-    """One run of Bidak and the relay per count (a fresh server each), then the table; the
-    largest count carried."""
-    import os
-
-    from bidak.bench.server.report import capacity, carried_rule, sweep_table
-
-    rows = []
-    for count in counts:
-        bidak, relay = measured(count)
-        rows.append((count, bidak, relay))
-        console.print(sweep_table(rows[-1:], capped))
-    console.print(sweep_table(rows, capped))
-    carried = capacity([(count, bidak) for count, bidak, _ in rows], capped=capped)
-    relay_carried = capacity([(count, relay) for count, _, relay in rows], capped=capped)
-    load = ", ".join(f"{figure:.2f}" for figure in os.getloadavg())
-    console.print(
-        f"largest count with {carried_rule(capped)}: bidak {carried or 'none'},"
-        f" bare relay {relay_carried or 'none'} (of {', '.join(map(str, counts))});"
-        f" load average now {load}"
-    )
-    return carried

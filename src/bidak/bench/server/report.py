@@ -96,24 +96,35 @@ def carried_rule(capped: bool) -> str:
     return f"p99 ≤ {CAPACITY_P99_MS:.0f} ms"
 
 
+def run_carried(result: Result, bound_ms: float, capped: bool) -> bool:
+    """Whether one run kept its p99 within ``bound_ms`` with no errors (and, under a cap, no
+    loop stall over 100 ms)."""
+    p99 = worst_p99(result)
+    if math.isnan(p99) or p99 > bound_ms or any(result.tally.errors.values()):
+        return False
+    stall = result.loop_stall
+    return not (capped and stall is not None and stall * 1000 > CAPPED_STALL_MS)
+
+
 def capacity(
     rows: list[tuple[int, Result]], bound_ms: float | None = None, *, capped: bool = False
 ) -> int | None:
-    """The largest match count whose run kept p99 within ``bound_ms`` (by default 100 ms, 50 ms
+    """The largest match count whose runs kept p99 within ``bound_ms`` (by default 100 ms, 50 ms
     under a cap, where a loop stall over 100 ms also fails) with no errors, when every smaller
     count measured kept it too (a count past the first failure does not count: the machine was
-    luckier, not the server better); None when the smallest did not."""
+    luckier, not the server better); None when the smallest did not. A count run several times
+    (``--repeat``) is carried only when every one of its runs was: near the edge one stall or
+    burst in a run's window decides it, so one lucky run does not."""
     bound = bound_ms if bound_ms is not None else CAPPED_P99_MS if capped else CAPACITY_P99_MS
-    carried = None
-    for matches, result in sorted(rows, key=lambda row: row[0]):
-        p99 = worst_p99(result)
-        if math.isnan(p99) or p99 > bound or any(result.tally.errors.values()):
+    runs: dict[int, list[Result]] = {}
+    for matches, result in rows:
+        runs.setdefault(matches, []).append(result)
+    found = None
+    for matches in sorted(runs):
+        if not all(run_carried(result, bound, capped) for result in runs[matches]):
             break
-        stall = result.loop_stall
-        if capped and stall is not None and stall * 1000 > CAPPED_STALL_MS:
-            break
-        carried = matches
-    return carried
+        found = matches
+    return found
 
 
 def efficiency(carried: dict[int, int | None]) -> dict[int, float | None]:

@@ -325,9 +325,9 @@ def play_pair(settings: Settings, index: int, gnubg: GnubgProcess) -> PairResult
     rival = GnubgBot(gnubg, settings.ply)
     ledger = Ledger()
     total = 0
+    level = Level.parse(settings.level)
     style = settings.bot_style
     for seat in (Player.ZERO, Player.ONE):
-        level = Level.parse(settings.level)
         bidak = make_bot(level, f"{settings.seed}:{index}:{seat.value}", style=style)
         opinion = make_bot(level, f"{settings.seed}:{index}:{seat.value}:opinion", style=style)
         watched_bidak = Watched(bidak, True, rival, opinion, settings.judge_ply, ledger)

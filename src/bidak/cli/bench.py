@@ -158,7 +158,7 @@ def _against_gnubg(
         raise typer.BadParameter("name one level against gnubg", param_hint="--levels")
     chosen = Level.parse(level)
     try:
-        played = repr(restyle(STYLES[chosen], style, PLIES)) if style.strip() else ""
+        played = repr(restyle(STYLES[chosen], style, PLIES))
     except BadStyle as bad:
         raise typer.BadParameter(str(bad), param_hint="--style") from None
     if not gnubg_available():

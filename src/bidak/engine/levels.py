@@ -181,18 +181,21 @@ class BadStyle(BidakError):
 
 _OPTIONAL: Final = {"deeper", "max_plays"}
 """The fields of :class:`Style` that may be ``none``."""
+_DEPTHS: Final = {"ply", "deeper"}
+"""The fields of :class:`Style` that name an engine depth."""
+_WHOLE: Final = {"max_plays"}
+"""The fields of :class:`Style` that are whole numbers (the others are equities)."""
 
 
 def _value(name: str, text: str, plies: Sequence[str]) -> object:
-    kind = {f.name: f.type for f in fields(Style)}[name]
     if name in _OPTIONAL and text.lower() == "none":
         return None
-    if name in ("ply", "deeper"):
+    if name in _DEPTHS:
         if text not in plies:
             raise BadStyle(f"{name} must be one of {', '.join(plies)}, not {text!r}")
         return text
     try:
-        number: float = int(text) if "int" in str(kind) else float(text)
+        number: float = int(text) if name in _WHOLE else float(text)
     except ValueError:
         raise BadStyle(f"{name} must be a number, not {text!r}") from None
     if number < 0 or number != number:

@@ -31,6 +31,7 @@ from bidak.errors import BidakError, InvalidPosition
 from bidak.rules import Position, Sides, legal_plays
 
 PLIES = ("1ply", "2ply", "3ply")
+ROLLOUTS = ("truncated1", "truncated2", "full")
 
 
 class EngineError(BidakError):
@@ -189,6 +190,42 @@ _OWNERS = {
     CubeOwner.MOVER: bgbot_cpp.CubeOwner.PLAYER,
     CubeOwner.OPPONENT: bgbot_cpp.CubeOwner.OPPONENT,
 }
+
+
+class Rollout:
+    """bgsage's rollouts of a position right after a play, for judging plays, not for playing:
+    seconds of a core a position (``docs/analysis.md``).
+
+    ``level`` is one of bgsage's named truncated rollouts (:data:`ROLLOUTS`: ``truncated1``, 72
+    games 5 rolls deep with 1-ply plays; ``truncated2``, 360 games 7 rolls deep at 2-ply), or
+    ``full`` with ``trials`` games played to the end with 1-ply plays. Cubeful, variance
+    reduced, seeded: the same call gives the same figure, and the plays after each of a roll's
+    candidates see the same dice, so their difference is sharper than each figure.
+    """
+
+    def __init__(self, level: str, *, trials: int = 1296, threads: int = 0, seed: int = 42) -> None:
+        if level not in ROLLOUTS:
+            raise EngineError(f"unknown rollout {level!r}; use one of {', '.join(ROLLOUTS)}")
+        self.level = level
+        if level == "full":
+            self._analyzer = bgsage.create_analyzer(
+                "rollout",
+                n_trials=trials,
+                truncation_depth=0,
+                decision_ply=1,
+                parallel_threads=threads,
+                seed=seed,
+            )
+        else:
+            self._analyzer = bgsage.create_analyzer(level, parallel_threads=threads, seed=seed)
+
+    def equity_after(self, result: Position, context: Context = Context()) -> tuple[float, float]:
+        """The mover's cubeful equity after a play (mover's view) and its standard error."""
+        analysis = self._analyzer.post_move_analytics(
+            to_board(result), context.owner.value, context.cube, **context._kwargs()
+        )
+        error = analysis.cubeful_se
+        return float(analysis.cubeful_equity), 0.0 if error is None else float(error)
 
 
 class Evaluator:

@@ -47,7 +47,8 @@ from bidak.bench.server.report import quantile
 from bidak.engine.bots import SageBot, shared_engines
 from bidak.engine.context import context_for
 from bidak.engine.duel import play
-from bidak.engine.levels import STYLES, Level, Style
+from bidak.engine.levels import STYLES, Level, Style, restyle
+from bidak.engine.sage import PLIES
 from bidak.match import (
     Action,
     MatchState,
@@ -191,10 +192,10 @@ def report(path: Path, clock: str, max_plays: int | None) -> None:
     print(f"(one side makes {per_unit_decisions:.1f} of these decisions a game)")
 
 
-def timing(count: int, seed: int) -> None:
+def timing(count: int, seed: int, overrides: str) -> None:
     states = decision_states(count, seed)
     old = Style(ply="2ply")
-    new = STYLES[Level.EXPERT]
+    new = restyle(STYLES[Level.EXPERT], overrides, PLIES)
     for ply in ("1ply", "2ply", "3ply"):
         shared_engines().evaluator(ply)  # read the networks before the clocks start
     kinds = ["checker" if state.phase is Phase.MOVE else "cube" for state in states]
@@ -232,13 +233,14 @@ def main() -> None:
     clock = sub.add_parser("timing")
     clock.add_argument("--states", type=int, default=300)
     clock.add_argument("--seed", type=int, default=2026)
+    clock.add_argument("--style", default="", help="the Expert's style changed: close=1,...")
     args = parser.parse_args()
     if args.command == "collect":
         collect(args.games, args.seed, args.judge, args.out)
     elif args.command == "report":
         report(args.file, args.clock, args.max_plays)
     else:
-        timing(args.states, args.seed)
+        timing(args.states, args.seed, args.style)
 
 
 if __name__ == "__main__":

@@ -17,15 +17,21 @@ import concurrent.futures
 import functools
 import json
 import os
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bidak.engine.bots import SageBot
+from bidak.engine.context import context_for
 from bidak.engine.engines import shared_engines
+from bidak.engine.levels import Level
 from bidak.engine.review import MatchReview, review_mat
 from bidak.engine.sage import Context, CubeOwner
 from bidak.formats.gnubgid import parse_gnubg_id
+from bidak.match import MatchState, Move, Phase, Player, RuleSet
+from bidak.rules import find_play
 
 DATA = Path(__file__).parent / "data" / "gnubg"
 FIGURES: dict[str, Any] = json.loads((DATA / "gnubg.json").read_text())
@@ -144,3 +150,52 @@ def test_the_misses_parted_plays_are_still_charged_as_documented(decision: Any) 
     assert played["bidak_loss"] == decision["bidak_loss"]
     # And they are what parts the engines: each charge differs from gnubg's by 0.01 or more.
     assert abs(decision["bidak_loss"] - decision["gnubg_loss"]) >= 0.01
+
+
+def _best(decision: Any, engine: str) -> Any:
+    return max(decision["candidates"], key=lambda c: c[f"{engine}_rollout"])
+
+
+def agreed_plays() -> list[Any]:
+    """The parted plays where gnubg's 2-ply best is also what both rollouts rank first."""
+    found = []
+    for name, entry in sorted(PARTED.items()):
+        for d in entry["parted"]:
+            best = _best(d, "gnubg")
+            if "gnubg_best" in best["roles"] and _best(d, "bidak") is best:
+                reason = EXPERT_MISSES.get(d["gnubg_id"])
+                marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
+                game = f"{name}:game{d['game']}:{d['dice'][0]}{d['dice'][1]}"
+                found.append(pytest.param(d, best["after"], id=game, marks=marks))
+    return found
+
+
+EXPERT_MISSES: dict[str, str] = {
+    "bJuKMQCYBxyAOw:UQmvACAAEAAE": "the Expert's 2ply and 3ply both prefer another 6-3",
+}
+"""Where gnubg and both rollouts agree and today's Expert plays another play (issue 39): strict,
+so an Expert that comes to play it says so."""
+
+
+@pytest.mark.parametrize(("decision", "best"), agreed_plays())
+def test_the_expert_plays_what_gnubg_and_both_rollouts_prefer(decision: Any, best: str) -> None:
+    position, info = parse_gnubg_id(decision["gnubg_id"])
+    assert info.dice is not None and info.length is not None
+    recorded = decision["context"]
+    away, other = recorded["away"]
+    owner = {"centered": None, "player": Player.ZERO, "opponent": Player.ONE}[recorded["owner"]]
+    state = MatchState(
+        rules=RuleSet(length=info.length),
+        position=position,
+        score=(info.length - away, info.length - other),
+        crawford=recorded["crawford"],
+        phase=Phase.MOVE,
+        turn=Player.ZERO,
+        dice=info.dice,
+        cube=recorded["cube"],
+        cube_owner=owner,
+    )
+    assert context_for(state, Player.ZERO).away == (away, other)
+    played = SageBot(Level.EXPERT, random.Random(1)).decide(state, Player.ZERO)
+    assert isinstance(played, Move)
+    assert find_play(position, info.dice, played.steps).result.position_id == best

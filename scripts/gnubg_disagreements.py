@@ -16,7 +16,11 @@ For one player of a match in ``tests/engine/data/gnubg/`` this
    (``analyse rollout move``: cubeful, full games, its 0-ply checker play, variance reduction,
    quasi-random dice, ``--trials`` games) and by Bidak's engine (bgsage's cubeful rollout of the
    position after each play: full games, 1-ply checker play, ``--sage-trials`` games);
-4. writes every figure to ``--out`` (one entry per match and player) and prints a table.
+4. writes every figure to ``--out`` (one entry per match and player); a run of the same
+   settings reuses the rollouts ``--out`` already has (``--again`` rolls them out anew).
+
+``python3 scripts/gnubg_disagreements.py report FILE`` prints the tables of docs/analysis.md
+("Where the two misses come from") from such a file.
 
 Both rollouts are engines playing themselves, so each leans a little to its own choices; where
 they agree, that is the answer a deeper look gives. Equities are the mover's, in EMG (+1 =

@@ -307,8 +307,7 @@ def main(argv: list[str] | None = None) -> int:
     kept = {} if args.again else _kept_rollouts(out.get(name), args.trials, args.sage_trials)
     asked = [a for a, d in zip(asked, parted, strict=True) if d["gnubg_id"] not in kept]
     print(f"  {len(parted)} plays parted by >= {args.gap}: {len(asked)} to roll out", flush=True)
-    dumped = run_gnubg(mat, asked, args.trials) if asked else {"games": [], "bidak_rollouts": {}}
-    rolled = gnubg_records(dumped)
+    dumped = run_gnubg(mat, asked, args.trials) if asked else {"bidak_rollouts": {}}
     roller = Rollout("full", trials=args.sage_trials, seed=2026)
     names = {0: "played", 1: "gnubg_best", 2: "bidak_best"}
     for d in parted:
@@ -319,10 +318,7 @@ def main(argv: list[str] | None = None) -> int:
                 for c, candidate in zip(kept[d["gnubg_id"]], d["_candidates"], strict=True)
             ]
             continue
-        high, low = sorted(d["dice"], reverse=True)
-        key = (d["game"] - 1, d["gnubg_id"].split(":")[0], (high, low))
-        index, record = rolled[key]
-        emg = dumped["bidak_rollouts"].get(f"{d['game'] - 1}/{index}", {})
+        emg = dumped["bidak_rollouts"].get(f"{d['game'] - 1}/{d['record']}", {})
         by_result = {}
         for text, equity in emg.items():
             steps = [(int(a), int(b)) for a, b in json.loads(text)]

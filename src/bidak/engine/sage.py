@@ -206,7 +206,6 @@ class Rollout:
     def __init__(self, level: str, *, trials: int = 1296, threads: int = 0, seed: int = 42) -> None:
         if level not in ROLLOUTS:
             raise EngineError(f"unknown rollout {level!r}; use one of {', '.join(ROLLOUTS)}")
-        self.level = level
         if level == "full":
             self._analyzer = bgsage.create_analyzer(
                 "rollout",

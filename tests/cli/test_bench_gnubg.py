@@ -207,13 +207,29 @@ def test_a_changed_style_is_its_own_run_and_is_what_the_bidak_side_plays(tmp_pat
     [
         (["--against", "gnubg", "--style", "close=wide"], "close must be a number"),
         (["--against", "gnubg", "--style", "speed=9"], "unknown style field 'speed'"),
-        (["--style", "close=1"], "styles are dueled against gnubg only"),
+        (["--style", "speed=9"], "unknown style field 'speed'"),
+        (["--levels", "normal,expert", "--style", "close=1"], "name the one level to restyle"),
     ],
 )
 def test_a_bad_style_is_refused_before_anything_is_played(args: list[str], says: str) -> None:
     result = CliRunner().invoke(app, ["bench", "bots", "--pairs", "1", *args])
     assert result.exit_code == 2
     assert says in " ".join(result.output.split())
+
+
+def test_a_restyled_level_is_timed_and_dueled_beside_its_own_style(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bidak.cli import bench
+
+    monkeypatch.setattr(bench.console, "width", 200)  # the tables' full names, as in a terminal
+    sample = ["--states", "4", "--pairs", "1", "--judge", "none"]
+    restyled = ["--levels", "beginner", "--style", "noise=0, ply=1ply"]
+    result = CliRunner().invoke(app, ["bench", "bots", *sample, *restyled])
+    assert result.exit_code == 0, result.output
+    rows = [line.split("│")[1].strip() for line in result.output.splitlines() if "│" in line]
+    assert "beginner" in rows and "beginner noise=0,ply=1ply" in rows
+    assert "beginner vs beginner noise=0,ply=1ply" in rows  # the duel of the two styles
 
 
 needs_gnubg = pytest.mark.skipif(

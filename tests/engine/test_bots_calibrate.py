@@ -21,8 +21,8 @@ from bidak.engine.calibrate import (
 )
 from bidak.engine.duel import duel
 from bidak.engine.judging import Tally
-from bidak.engine.levels import STYLES, Level, Style, UnknownLevel
-from bidak.engine.sage import Probabilities, RankedPlay
+from bidak.engine.levels import STYLES, Level, Style, UnknownLevel, restyle
+from bidak.engine.sage import PLIES, Probabilities, RankedPlay
 from bidak.errors import BidakError
 from bidak.match import Double, Move, Phase, Player, Roll, RuleSet, decider, new_match
 from bidak.rules import Position
@@ -88,6 +88,25 @@ def test_the_bench_prints_both_tables() -> None:
     pr, counted = (tables[0].columns[index] for index in (-2, -1))
     assert all(float(cell) >= 0.0 for cell in pr._cells)  # type: ignore[attr-defined]
     assert all(0 < int(cell) <= 6 for cell in counted._cells)  # type: ignore[attr-defined]
+
+
+def test_a_restyled_level_plays_its_style_in_the_bench() -> None:
+    from bidak.bench.bots import Contender, decision_states, time_levels
+
+    states = decision_states(12, seed=3)
+    exact = restyle(STYLES[Level.BEGINNER], "noise=0,ply=2ply", PLIES)
+    own, restyled = time_levels(
+        states, (Level.BEGINNER, Contender("exact beginner", Level.BEGINNER, exact))
+    )
+    assert own.bot.name == "beginner" and restyled.bot.style == exact
+    bot = make_bot(Level.BEGINNER, 2026, style=exact)
+    expected = []
+    for state in states:
+        player = decider(state)
+        assert player is not None
+        expected.append(bot.decide(state, player))
+    assert list(restyled.actions) == expected
+    assert own.actions != restyled.actions  # the level's own style is noisier
 
 
 def test_the_bench_judges_with_the_judging_module() -> None:

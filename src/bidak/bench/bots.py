@@ -6,7 +6,8 @@ positions look like real play. The same decisions are judged at ``judge_ply`` by
 :class:`bidak.engine.judging.Judge`, so each level's PR on the sample is the one definition
 reviews and calibration use (a small sample: calibration/ has the measured figures). Duel:
 points per game between each pair of levels over paired games with shared dice (see
-:func:`bidak.engine.duel.duel`).
+:func:`bidak.engine.duel.duel`). A level may also be timed and dueled playing another style
+(``--style``, a :class:`Contender`), beside its own: how a candidate for the level is measured.
 """
 
 from __future__ import annotations
@@ -22,13 +23,29 @@ from rich.table import Table
 from bidak.engine.bots import Bot, make_bot, shared_engines
 from bidak.engine.duel import DuelResult, duel, play
 from bidak.engine.judging import Judge, Tally
-from bidak.engine.levels import STYLES, Level
+from bidak.engine.levels import STYLES, Level, Style
 from bidak.match import Action, MatchState, Phase, Player, RuleSet, SeededDice, decider
 
 BUDGETS: dict[Level, float] = {Level.EXPERT: 1.5, Level.NORMAL: 0.1}
 """The p95 decision time each level must keep to, in seconds (issue 3)."""
 
 Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Contender:
+    """A bot the bench times and duels: a level playing its own style, or another one."""
+
+    name: str
+    level: Level
+    style: Style
+
+    @classmethod
+    def of(cls, bot: Level | Contender) -> Contender:
+        return bot if isinstance(bot, Contender) else cls(bot.value, bot, STYLES[bot])
+
+    def make(self, seed: int | str) -> Bot:
+        return make_bot(self.level, seed, style=self.style)
 
 
 def decision_states(count: int, seed: int = 2026) -> list[MatchState]:
@@ -51,7 +68,7 @@ def decision_states(count: int, seed: int = 2026) -> list[MatchState]:
 
 @dataclass(frozen=True, slots=True)
 class Timing:
-    level: Level
+    bot: Contender
     seconds: tuple[float, ...]
     kinds: tuple[str, ...]
     actions: tuple[Action, ...] = ()
@@ -71,16 +88,16 @@ class Timing:
 
 
 def time_levels(
-    states: Sequence[MatchState], levels: Sequence[Level], *, seed: int = 2026
+    states: Sequence[MatchState], levels: Sequence[Level | Contender], *, seed: int = 2026
 ) -> list[Timing]:
     """Each level's decision time on every state (its evaluators made beforehand)."""
     timings = []
     clock = time.perf_counter
-    for level in levels:
-        style = STYLES[level]
+    for contender in map(Contender.of, levels):
+        style = contender.style
         for ply in {style.ply, style.cube_ply}:  # the networks are read before the clock starts
             shared_engines().evaluator(ply)
-        bot = make_bot(level, seed)
+        bot = contender.make(seed)
         seconds, kinds, actions = [], [], []
         for state in states:
             player = decider(state)
@@ -89,7 +106,7 @@ def time_levels(
             actions.append(bot.decide(state, player))
             seconds.append(clock() - start)
             kinds.append("checker" if state.phase is Phase.MOVE else "cube")
-        timings.append(Timing(level, tuple(seconds), tuple(kinds), tuple(actions)))
+        timings.append(Timing(contender, tuple(seconds), tuple(kinds), tuple(actions)))
     return timings
 
 
@@ -127,14 +144,14 @@ def timing_table(timings: Sequence[Timing], judge_ply: str | None = None) -> Tab
         title="Decision time per level" + judged,
     )
     for timing in timings:
-        budget = BUDGETS.get(timing.level)
+        budget = BUDGETS.get(timing.bot.level)  # a restyled level keeps the level's budget
         p95 = timing.quantile(0.95)
         verdict = (
             "" if budget is None else f"{budget * 1000:.0f} " + ("ok" if p95 <= budget else "OVER")
         )
         table.add_row(
-            timing.level.value,
-            STYLES[timing.level].depth,
+            timing.bot.name,
+            timing.bot.style.depth,
             str(len(timing.seconds)),
             f"{timing.median() * 1000:.1f}",
             f"{p95 * 1000:.1f}",
@@ -149,7 +166,7 @@ def timing_table(timings: Sequence[Timing], judge_ply: str | None = None) -> Tab
 
 
 def duel_levels(
-    levels: Sequence[Level],
+    levels: Sequence[Level | Contender],
     pairs: int,
     *,
     seed: int = 2026,
@@ -158,20 +175,16 @@ def duel_levels(
 ) -> list[DuelResult]:
     """Every pair of ``levels`` over ``pairs`` duplicate-dice pairs of games."""
     results = []
-    for first, second in itertools.combinations(levels, 2):
-
-        def maker(level: Level) -> Callable[[str], Bot]:
-            return lambda bot_seed: make_bot(level, bot_seed)
-
+    for first, second in itertools.combinations(map(Contender.of, levels), 2):
         result = duel(
-            (first.value, second.value),
-            (maker(first), maker(second)),
+            (first.name, second.name),
+            (first.make, second.make),
             pairs,
             seed=seed,
             length=length,
         )
         if progress is not None:
-            progress(f"{first.value} vs {second.value}: {result.mean:+.3f} ppg")
+            progress(f"{first.name} vs {second.name}: {result.mean:+.3f} ppg")
         results.append(result)
     return results
 
@@ -201,7 +214,7 @@ def run(
     pairs: int = 20,
     seed: int = 2026,
     length: int = 25,
-    levels: Sequence[Level] = tuple(Level),
+    levels: Sequence[Level | Contender] = tuple(Level),
     judge_ply: str | None = "3ply",
     progress: Progress | None = None,
 ) -> list[Table]:
@@ -209,7 +222,7 @@ def run(
     say = progress or (lambda _: None)
     say(f"sampling {states} decisions from seeded Normal-vs-Normal matches")
     sample = decision_states(states, seed)
-    say("timing " + ", ".join(level.value for level in levels))
+    say("timing " + ", ".join(Contender.of(level).name for level in levels))
     timings = time_levels(sample, levels, seed=seed)
     if judge_ply is not None:
         say(f"judging the decisions at {judge_ply}")

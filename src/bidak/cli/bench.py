@@ -14,8 +14,10 @@ from rich.table import Table
 from bidak.cli.errors import friendly
 
 if TYPE_CHECKING:
+    from bidak.bench.bots import Contender
     from bidak.bench.gnubg_duel import Summary
     from bidak.bench.server.load import Routing
+    from bidak.engine.levels import Level
 
 app = typer.Typer(help="Benchmarks, each next to a reference measured in the same run.")
 console = Console()
@@ -85,8 +87,9 @@ def bots(
     style: Annotated[
         str,
         typer.Option(
-            help="against gnubg: the level's style changed, field=value pairs such as"
-            " close=0.02,max_plays=40 (an engine setting other than the level's own)"
+            help="the level's style changed, field=value pairs such as close=0.02,max_plays=40"
+            " (an engine setting other than the level's own): against gnubg, it plays that"
+            " style; otherwise the one level is timed and dueled in both styles"
         ),
     ] = "",
 ) -> None:
@@ -105,15 +108,19 @@ def bots(
             style=style,
         )
         return
-    if style:
-        raise typer.BadParameter("styles are dueled against gnubg only", param_hint="--style")
     from bidak.bench.bots import run
     from bidak.engine.hints import check_ply
     from bidak.engine.levels import Level
 
     judge_ply = None if judge == "none" else check_ply(judge)
+    if style and levels == "beginner,normal,expert":  # the option's default: restyle the Expert
+        levels = "expert"
 
-    chosen = [Level.parse(name) for name in levels.split(",") if name.strip()]
+    chosen: list[Level | Contender] = [
+        Level.parse(name) for name in levels.split(",") if name.strip()
+    ]
+    if style:
+        chosen.append(_restyled(chosen, style))
     for table in run(
         states=states,
         pairs=pairs,
@@ -124,6 +131,22 @@ def bots(
         progress=lambda text: console.print(f"[dim]{text}[/dim]"),
     ):
         console.print(table)
+
+
+def _restyled(levels: list[Level | Contender], style: str) -> Contender:
+    """The one level of ``levels`` playing ``style``, to time and duel beside its own style."""
+    from bidak.bench.bots import Contender
+    from bidak.engine.levels import STYLES, BadStyle, restyle
+    from bidak.engine.sage import PLIES
+
+    if len(levels) != 1:
+        raise typer.BadParameter("name the one level to restyle", param_hint="--levels")
+    level = Contender.of(levels[0]).level
+    try:
+        played = restyle(STYLES[level], style, PLIES)
+    except BadStyle as bad:
+        raise typer.BadParameter(str(bad), param_hint="--style") from None
+    return Contender(f"{level.value} {style.replace(' ', '')}", level, played)
 
 
 def _against_gnubg(

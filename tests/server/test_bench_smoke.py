@@ -55,6 +55,9 @@ def test_bench_server_prints_bidak_next_to_the_bare_relay(tmp_path: Path) -> Non
     assert ratio and re.fullmatch(r"\d+\.\d{3}", relay_cpu), (bidak_cpu, relay_cpu)
     if float(relay_cpu) >= 0.05:  # the ratio of the two as printed, to their rounding
         assert float(ratio[2]) == pytest.approx(float(ratio[1]) / float(relay_cpu), rel=0.05)
+    # How much of each one's CPU was the kernel's: a share of its CPU, not more than all of it.
+    for share in _row(result.output, "of it in the kernel"):
+        assert re.fullmatch(r"\d+%", share) and int(share[:-1]) <= 100, share
     # The server it starts tells its longest loop stall and collection (/metrics); the relay
     # does not.
     for label in ("longest loop stall ms", "longest collection ms"):

@@ -42,6 +42,8 @@ class Result:
     """The server's longest collection in the window, in seconds (None: not told)."""
     throttled: float | None = None
     """How long the CPU cap held the server back in the window, in seconds (None: no cap)."""
+    kernel: float | None = None
+    """The part of ``server_cpu`` spent in the kernel (its system time), a share of one core."""
 
     @property
     def mean_message_bytes(self) -> int:
@@ -71,14 +73,17 @@ def measure(
     import threading
 
     servers = [server] if isinstance(server, ServerProcess) else list(server or ())
-    cpu: list[tuple[float | None, float]] = []  # (server CPU seconds, time) at open and close
+    # (server user and system CPU seconds, time) at the window's open and close
+    cpu: list[tuple[tuple[float, float] | None, float]] = []
     held: list[float] = []  # the caps' throttled time at open and close, ms
     watches = [LoopWatch(url) for url in load.urls or (load.url,)]
 
-    def server_cpu() -> float | None:
-        spent = [process.cpu_seconds() for process in servers]
-        told = [seconds for seconds in spent if seconds is not None]
-        return sum(told) if told and len(told) == len(spent) else None
+    def server_cpu() -> tuple[float, float] | None:
+        spent = [process.cpu_times() for process in servers]
+        told = [times for times in spent if times is not None]
+        if not told or len(told) != len(spent):
+            return None
+        return sum(user for user, _ in told), sum(system for _, system in told)
 
     def sample() -> None:
         cpu.append((server_cpu(), time.monotonic()))
@@ -132,13 +137,15 @@ def measure(
     if len(cpu) < 2:  # every pair ended before the window did
         close_window()
     (cpu_before, opened), (cpu_after, closed) = cpu[:2]
-    share = None
+    share = kernel = None
     if cpu_after is not None and cpu_before is not None:
-        share = (cpu_after - cpu_before) / max(1e-9, closed - opened)
+        window = max(1e-9, closed - opened)
+        share = (sum(cpu_after) - sum(cpu_before)) / window
+        kernel = (cpu_after[1] - cpu_before[1]) / window
     throttled = (held[1] - held[0]) / 1000 if caps else None
     stall = _longest(watch.stall for watch in watches)
     collection = _longest(watch.collection for watch in watches)
-    return Result(name, load, tally, share, stall, collection, throttled)
+    return Result(name, load, tally, share, stall, collection, throttled, kernel)
 
 
 def _longest(figures: Iterable[float | None]) -> float | None:

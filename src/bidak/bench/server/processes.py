@@ -104,14 +104,21 @@ class ServerProcess:
     def cpu_seconds(self) -> float | None:
         """User + system CPU time the process and its worker processes have used (Linux), or
         None."""
+        times = self.cpu_times()
+        return None if times is None else sum(times)
+
+    def cpu_times(self) -> tuple[float, float] | None:
+        """User and system CPU time of the process and its worker processes (Linux), or None:
+        the system part is the kernel's work for it (syncs, sockets, page faults)."""
         if self.process is None:
             return None
         own = _cpu_ticks(self.process.pid)
         if own is None:
             return None
-        children = [_cpu_ticks(child) for child in children_of(self.process.pid)]
-        ticks = own + sum(child for child in children if child is not None)
-        return ticks / os.sysconf("SC_CLK_TCK")
+        told = [own] + [_cpu_ticks(child) for child in children_of(self.process.pid)]
+        ticks = [times for times in told if times is not None]
+        hertz = os.sysconf("SC_CLK_TCK")
+        return sum(user for user, _ in ticks) / hertz, sum(system for _, system in ticks) / hertz
 
 
 def _stat(pid: int) -> list[str] | None:
@@ -121,9 +128,9 @@ def _stat(pid: int) -> list[str] | None:
         return None
 
 
-def _cpu_ticks(pid: int) -> int | None:
+def _cpu_ticks(pid: int) -> tuple[int, int] | None:
     fields = _stat(pid)
-    return None if fields is None else int(fields[11]) + int(fields[12])
+    return None if fields is None else (int(fields[11]), int(fields[12]))
 
 
 def children_of(pid: int) -> list[int]:

@@ -44,6 +44,13 @@ def _cpu_per_action(result: Result, reference: Result | None) -> str:
     return f"{mine * 1000:.3f}{ratio}"
 
 
+def _kernel_share(result: Result) -> str:
+    """How much of the server's CPU was the kernel's (syncs, sockets): where runs spread."""
+    if result.kernel is None or not result.server_cpu:
+        return "-"
+    return f"{result.kernel / result.server_cpu:.0%}"
+
+
 def results_table(results: list[Result]) -> Table:
     """One column per server, so the reference stands next to Bidak."""
     table = Table("", *(result.name for result in results), title="bidak bench server")
@@ -69,6 +76,7 @@ def results_table(results: list[Result]) -> Table:
             lambda r: "-" if r.server_cpu is None else f"{r.server_cpu:.0%}",
         ),
         ("CPU an action ms (x relay)", lambda r: _cpu_per_action(r, reference)),
+        ("of it in the kernel", _kernel_share),
         ("load generator CPU", lambda r: f"{r.tally.cpu_seconds / r.load.duration:.0%}"),
     ]
     for label, cell in rows:

@@ -240,12 +240,19 @@ needs_gnubg = pytest.mark.skipif(
 @needs_gnubg
 def test_a_seeded_pair_against_gnubg_plays_both_seats_and_repeats_exactly() -> None:
     gnubg = GnubgProcess()
+    heard: list[float] = []
     try:
         first = play_pair(SETTINGS, 3, gnubg)
-        again = play_pair(SETTINGS, 3, gnubg)
+        again = play_pair(
+            SETTINGS, 3, gnubg, lambda state, mine, theirs, worth: heard.append(worth)
+        )
     finally:
         gnubg.close()
     assert first == again  # the same dice, the same bots: the same pair
+    # The plays it tells of (scripts/expert_misses.py) are the ones the ledger charged.
+    assert len(heard) == sum(first.ledger["disagreed"].values())
+    lost = sum(first.ledger["bidak_lost"].values())
+    assert sum(-worth for worth in heard if worth < 0) == pytest.approx(lost)
     assert first.points * 2 in {-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6}
     assert sum(first.ledger["decisions"].values()) > 20
     for phase in PHASES:

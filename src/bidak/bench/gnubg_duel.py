@@ -217,6 +217,11 @@ class Ledger:
         return {name: dict(counts) for name, counts in asdict(self).items()}
 
 
+Notice = Callable[[MatchState, Play, Play, float], None]
+"""Told of a play the two engines parted on: the state, Bidak's play, gnubg's, and how much more
+the judge found Bidak's worth (negative: gnubg's was better)."""
+
+
 class Watched:
     """A seat of the duel, watched: at every checker play of ``inner``, whoever's it is, the
     other engine is asked too (``gnubg``, or ``opinion``: a Bidak bot of the level of its own,
@@ -232,9 +237,10 @@ class Watched:
         opinion: Bot,
         judge_ply: int,
         ledger: Ledger,
+        notice: Notice | None = None,
     ) -> None:
         self.inner, self.is_bidak, self.gnubg, self.opinion = inner, is_bidak, gnubg, opinion
-        self.judge_ply, self.ledger = judge_ply, ledger
+        self.judge_ply, self.ledger, self.notice = judge_ply, ledger, notice
 
     def decide(self, state: MatchState, player: Player) -> Action:
         action = self.inner.decide(state, player)
@@ -260,10 +266,12 @@ class Watched:
         self.ledger.disagreed[phase] += 1
         mine, theirs = (chosen, other) if self.is_bidak else (other, chosen)
         judge = self.gnubg
-        self.charge(
-            phase,
-            judge.worth(state, mine, self.judge_ply) - judge.worth(state, theirs, self.judge_ply),
+        difference = judge.worth(state, mine, self.judge_ply) - judge.worth(
+            state, theirs, self.judge_ply
         )
+        self.charge(phase, difference)
+        if self.notice is not None:
+            self.notice(state, mine, theirs, difference)
 
     def charge(self, kind: str, difference: float) -> None:
         """Bidak's choice was worth ``difference`` more than gnubg's in the judge's eyes."""
@@ -319,8 +327,11 @@ def seated(seat: Player, bidak: Bot, gnubg: Bot) -> tuple[Bot, Bot]:
     return (bidak, gnubg) if seat is Player.ZERO else (gnubg, bidak)
 
 
-def play_pair(settings: Settings, index: int, gnubg: GnubgProcess) -> PairResult:
-    """Pair ``index``: the same dice twice, Bidak in seat ZERO then in seat ONE."""
+def play_pair(
+    settings: Settings, index: int, gnubg: GnubgProcess, notice: Notice | None = None
+) -> PairResult:
+    """Pair ``index``: the same dice twice, Bidak in seat ZERO then in seat ONE (``notice``
+    hears of each play the two engines parted on, as the judge charged it)."""
     rules = RuleSet(length=25, cube=False)
     rival = GnubgBot(gnubg, settings.ply)
     ledger = Ledger()
@@ -330,9 +341,8 @@ def play_pair(settings: Settings, index: int, gnubg: GnubgProcess) -> PairResult
     for seat in (Player.ZERO, Player.ONE):
         bidak = make_bot(level, f"{settings.seed}:{index}:{seat.value}", style=style)
         opinion = make_bot(level, f"{settings.seed}:{index}:{seat.value}:opinion", style=style)
-        watched_bidak = Watched(bidak, True, rival, opinion, settings.judge_ply, ledger)
-        watched_gnubg = Watched(rival, False, rival, opinion, settings.judge_ply, ledger)
-        bots = seated(seat, watched_bidak, watched_gnubg)
+        judged = (rival, opinion, settings.judge_ply, ledger, notice)
+        bots = seated(seat, Watched(bidak, True, *judged), Watched(rival, False, *judged))
         played = play(bots, rules, SeededDice(f"{settings.seed}:{index}"), games=1)
         total += points_for(played.games[0], seat)
     return PairResult(index, total / 2, ledger.as_json())

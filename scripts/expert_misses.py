@@ -11,7 +11,10 @@ would play, so a candidate style can be read against the misses. ``report`` prin
 
     nice -n 19 .venv/bin/python scripts/expert_misses.py collect --pairs 12 \\
         --out calibration/tuning/expert-misses.jsonl
-    .venv/bin/python scripts/expert_misses.py report calibration/tuning/expert-misses.jsonl
+    .venv/bin/python scripts/expert_misses.py report calibration/tuning/expert-misses.jsonl \
+        --agreed tests/engine/data/gnubg/money-misses.json
+
+``--agreed`` writes the plays where the rollout sides with gnubg, for the Expert's tests.
 
 Needs gnubg from PyPI (``pip install -e '.[bench]'``) for the replay.
 """
@@ -147,6 +150,8 @@ def report(args: argparse.Namespace) -> None:
         f"\nThe rollout sides with gnubg in {len(sided)} of {len(plays)}; "
         f"`close=1` plays gnubg's choice in {len(fixed)} of those."
     )
+    if args.agreed is not None:
+        args.agreed.write_text(json.dumps(sided, indent=1) + "\n")
 
 
 def main() -> None:
@@ -160,6 +165,7 @@ def main() -> None:
     gather.set_defaults(run=collect)
     table = commands.add_parser("report", help="the table of a collected file")
     table.add_argument("file", type=Path)
+    table.add_argument("--agreed", type=Path, help="write the plays the rollout sides with gnubg")
     table.set_defaults(run=report)
     args = parser.parse_args()
     args.run(args)

@@ -18,7 +18,17 @@ from bidak.engine.context import context_for
 from bidak.engine.levels import STYLES, Level, Style
 from bidak.engine.sage import Context, CubeVerdict, Evaluator, RankedPlay, from_board
 from bidak.engine.workers import BotPool
-from bidak.match import MatchState, Move, Phase, Player, Roll, RuleSet, Take, new_match
+from bidak.match import (
+    MatchState,
+    Move,
+    Phase,
+    Player,
+    Roll,
+    RuleSet,
+    Take,
+    decider,
+    new_match,
+)
 from bidak.rules import Position, find_play
 
 ZERO, ONE = Player.ZERO, Player.ONE
@@ -90,6 +100,27 @@ def test_the_expert_looks_deeper_at_close_plays_and_only_there() -> None:
         else:
             assert played == ranked[0].result
     assert went[True] and went[False], went  # both kinds are among the 21 opening rolls
+
+
+def test_the_expert_looks_deeper_at_every_race_and_not_without_the_race_look() -> None:
+    from tests.engine.test_expert_misses import RACE_MISSES, state_of
+
+    # The money duel's 4-3 with three checkers still in the opponent's home board, the
+    # opponent bearing off its last three: more plays than the close-play look takes.
+    state = state_of(RACE_MISSES[0])
+    player = decider(state)
+    assert state.position.is_race() and state.dice is not None and player is not None
+    ranked = (
+        shared_engines()
+        .evaluator("2ply")
+        .rank(state.position, state.dice, context_for(state, player))
+    )
+    assert len(ranked) > (EXPERT.max_plays or 0)
+    for style, looks in ((EXPERT, 1), (replace(EXPERT, races=False), 0)):
+        engines = Recording()
+        bot = SageBot(Level.EXPERT, random.Random(1), style=style, engines=engines)
+        bot.choose(state, player, random.Random(2))
+        assert engines.calls["rank 3ply"] == looks, style
 
 
 def test_without_a_deeper_ply_nothing_changes() -> None:

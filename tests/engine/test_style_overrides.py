@@ -20,6 +20,19 @@ def test_overrides_change_only_the_fields_named_with_their_types() -> None:
     assert restyle(expert, "", PLIES) == expert
     always = restyle(expert, "ply=3ply", PLIES)
     assert always.ply == "3ply" and always.depth.startswith("3ply")
+    assert expert.races and not restyle(expert, "races=False", PLIES).races
+    assert restyle(STYLES[Level.NORMAL], "races=true", PLIES).races is True
+
+
+def test_a_style_recorded_before_the_race_look_reads_back_without_it() -> None:
+    """The duels' files written before ``races`` existed record the Expert without it."""
+    before = (
+        "Style(ply='2ply', cap=0.0, temperature=0.0, noise=0.0, hit_bias=0.0, shot_bias=0.0, "
+        "double_bias=0.0, take_bias=0.0, cube_noise=0.0, deeper='3ply', close=0.005, "
+        "max_plays=50)"
+    )
+    assert style_from_repr(before) == restyle(STYLES[Level.EXPERT], "races=false", PLIES)
+    assert style_from_repr(before) != STYLES[Level.EXPERT]
 
 
 @pytest.mark.parametrize(
@@ -35,6 +48,8 @@ def test_overrides_change_only_the_fields_named_with_their_types() -> None:
         ("deeper=4ply", "deeper must be one of 1ply, 2ply, 3ply"),
         ("ply=none", "ply must be one of"),
         ("cap=none", "cap must be a number"),
+        ("races=maybe", "races must be true or false"),
+        ("races=1", "races must be true or false"),
     ],
 )
 def test_bad_overrides_are_refused_with_what_is_wrong(overrides: str, says: str) -> None:

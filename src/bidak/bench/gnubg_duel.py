@@ -40,7 +40,7 @@ from typing import Any
 
 from bidak.engine.bots import Bot, make_bot
 from bidak.engine.duel import play, points_for
-from bidak.engine.levels import STYLES, Level, Style, style_from_repr
+from bidak.engine.levels import STYLES, BadStyle, Level, Style, style_from_repr
 from bidak.match import (
     Action,
     MatchState,
@@ -410,6 +410,19 @@ def summarise(settings: Settings, results: Sequence[PairResult]) -> Summary:
     return Summary(settings, len(points), mean, half, ledger, margin)
 
 
+def _same_settings(stored: object, settings: Settings) -> bool:
+    """Whether a results file's recorded settings are ``settings``: the style compared as a
+    style, so a file written before a field was added (at its default) is the same run."""
+    if not isinstance(stored, dict) or stored.keys() != asdict(settings).keys():
+        return False
+    try:
+        style = style_from_repr(str(stored["style"]))
+    except BadStyle:
+        return False
+    mine = asdict(settings)
+    return style == settings.bot_style and {**stored, "style": ""} == {**mine, "style": ""}
+
+
 def read_results(path: Path, settings: Settings) -> list[PairResult]:
     """The pairs already in ``path`` (none if it does not exist); another run's file is an
     error, never mixed in."""
@@ -424,7 +437,7 @@ def read_results(path: Path, settings: Settings) -> list[PairResult]:
             f"{path} was written before a duel recorded how its level plays (the Expert has "
             "changed since): name another --out file"
         )
-    if stored != asdict(settings):
+    if not _same_settings(stored, settings):
         what = f"a {stored.get('mode')} run" if isinstance(stored, dict) else "a run"
         raise ValueError(
             f"{path} holds {what} with other settings ({stored}); name another --out file"

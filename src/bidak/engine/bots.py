@@ -132,7 +132,8 @@ class SageBot:
         assert state.dice is not None
         context = context_for(state, player)
         ranked = self.evaluator.rank(state.position, state.dice, context)
-        if not self.style.looks_deeper(ranked[1].loss if len(ranked) > 1 else None, len(ranked)):
+        gap = ranked[1].loss if len(ranked) > 1 else None
+        if not self.style.looks_deeper(gap, len(ranked), state.position.is_race()):
             return _pick(state, plays, ranked, self.style, rng)
         assert self.style.deeper is not None
         # The play of this first ranking stays at hand while the deeper one runs: a pool whose

@@ -9,7 +9,7 @@ Every knob of a level lives in :data:`STYLES`, one row per level, so calibration
 >>> STYLES[Level.EXPERT].ply
 '2ply'
 >>> STYLES[Level.EXPERT].depth
-'2ply, 3ply within 0.005 (<= 50 plays)'
+'2ply, 3ply within 0.005 (<= 50 plays) and in races'
 >>> Level.parse("grandmaster")
 Traceback (most recent call last):
 ...
@@ -65,8 +65,12 @@ class Style:
     engine's own move filters apply) and that ranking is the one the bot plays from; a clear
     decision keeps the ``ply`` ranking, and so does a roll with more than ``max_plays`` legal
     plays (the deeper search's cost grows with them: a 1-1 with 287 plays took 15 s of one core at
-    3-ply). Cube decisions are taken at ``deeper`` when it is set
-    (:attr:`cube_ply`); answers to resignations stay at ``ply``.
+    3-ply). With ``races`` every race (no contact left) is ranked at ``deeper`` too, whatever
+    the gap and the count: bgsage's 2-ply misjudges races where a checker must still escape a
+    gammon or a backgammon (a 0.7-point blunder where 1-ply and 3-ply both see it,
+    ``docs/analysis.md``, "Races at 3-ply"), and 3-ply costs little there. Cube decisions are
+    taken at ``deeper`` when it is set (:attr:`cube_ply`); answers to resignations stay at
+    ``ply``.
 
     Cube: the bot doubles when ``double gain - double_bias + N(0, cube_noise) > 0`` and takes when
     ``pass - take + take_bias + N(0, cube_noise) > 0``; a positive ``double_bias`` doubles late, a
@@ -85,26 +89,32 @@ class Style:
     deeper: str | None = None
     close: float = 0.0
     max_plays: int | None = None
+    races: bool = False
 
     @property
     def depth(self) -> str:
         """How deep the bot looks, for tables: ``2ply``, or ``2ply, 3ply within 0.005 (<= 50
-        plays)``."""
+        plays) and in races``."""
         if self.deeper is None:
             return self.ply
         crowd = "" if self.max_plays is None else f" (<= {self.max_plays} plays)"
-        return f"{self.ply}, {self.deeper} within {self.close}{crowd}"
+        races = " and in races" if self.races else ""
+        return f"{self.ply}, {self.deeper} within {self.close}{crowd}{races}"
 
     @property
     def cube_ply(self) -> str:
         """The ply of the bot's cube decisions (doubling and answering doubles)."""
         return self.deeper or self.ply
 
-    def looks_deeper(self, gap: float | None, plays: int) -> bool:
+    def looks_deeper(self, gap: float | None, plays: int, race: bool = False) -> bool:
         """Whether a checker play whose best two candidates at ``ply`` are ``gap`` apart
         (``None``: one candidate, nothing to choose) among ``plays`` legal plays is ranked again
-        at ``deeper``."""
-        if self.deeper is None or gap is None or gap > self.close:
+        at ``deeper`` (``race``: the position is a race)."""
+        if self.deeper is None or gap is None:
+            return False
+        if race and self.races:
+            return True
+        if gap > self.close:
             return False
         return self.max_plays is None or plays <= self.max_plays
 
@@ -143,7 +153,7 @@ STYLES: Final[dict[Level, Style]] = {
         take_bias=0.08,
         cube_noise=0.06,
     ),
-    Level.EXPERT: Style(ply="2ply", deeper="3ply", close=0.005, max_plays=50),
+    Level.EXPERT: Style(ply="2ply", deeper="3ply", close=0.005, max_plays=50, races=True),
 }
 """The style of each level, tuned to its target PR (XG convention, lower is better).
 
@@ -183,6 +193,8 @@ _OPTIONAL: Final = {"deeper", "max_plays"}
 """The fields of :class:`Style` that may be ``none``."""
 _DEPTHS: Final = {"ply", "deeper"}
 """The fields of :class:`Style` that name an engine depth."""
+_SWITCHES: Final = {"races"}
+"""The fields of :class:`Style` that are true or false."""
 _WHOLE: Final = {"max_plays"}
 """The fields of :class:`Style` that are whole numbers (the others are equities)."""
 
@@ -190,6 +202,10 @@ _WHOLE: Final = {"max_plays"}
 def _value(name: str, text: str, plies: Sequence[str]) -> object:
     if name in _OPTIONAL and text.lower() == "none":
         return None
+    if name in _SWITCHES:
+        if text.lower() not in ("true", "false"):
+            raise BadStyle(f"{name} must be true or false, not {text!r}")
+        return text.lower() == "true"
     if name in _DEPTHS:
         if text not in plies:
             raise BadStyle(f"{name} must be one of {', '.join(plies)}, not {text!r}")
@@ -208,7 +224,7 @@ def restyle(style: Style, overrides: str, plies: Sequence[str]) -> Style:
     ``close=0.02,max_plays=40``): how an engine setting other than a level's own is dueled.
 
     >>> restyle(STYLES[Level.EXPERT], "close=1, max_plays=none", ("1ply", "2ply", "3ply")).depth
-    '2ply, 3ply within 1.0'
+    '2ply, 3ply within 1.0 and in races'
     >>> restyle(STYLES[Level.EXPERT], "depth=9", ("2ply",))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...

@@ -173,11 +173,11 @@ Under the definition before :mod:`bidak.engine.judging` (holds counted within 0.
 the same games gave Beginner 24.0, Normal 10.6 and Expert 0.85 ± 0.08 (201 games): the same
 checker plays and answers, fewer holds counted now.
 
-Expert's row is the 2-ply Expert's, before its second look (``deeper``/``close``, issue 39) and
-its race look (``races``); it is not recalibrated (its old run is refused as another setup). Judged at 3-ply the new Expert
-would look better than it is, its second look being as deep as the judge; what was measured
-instead (``docs/analysis.md``, "The Expert's second look"): decision time p50 64 ms and p95
-220 ms of one core over the bench's 300 decisions (2-ply alone: 37 and 103 ms), and +0.00058 ±
+Expert's row is the 2-ply Expert's, before its second look (``deeper``/``close``, issue 39) and its
+race look (``races``); it is not recalibrated (its old run is refused as another setup). Judged at
+3-ply the new Expert would look better than it is, its second look being as deep as the judge; what
+was measured instead (``docs/analysis.md``, "The Expert's second look"): decision time p50 64 ms and
+p95 220 ms of one core over the bench's 300 decisions (2-ply alone: 37 and 103 ms), and +0.00058 ±
 0.00023 equity a checker play (+0.013 ± 0.007 a game) in gnubg 3-ply's eyes over 1,234 decisions.
 """
 

@@ -138,6 +138,23 @@ def test_state_hints_follow_the_phase() -> None:
     assert state_hint(replace(rolling, crawford=True), "1ply") is None
 
 
+def test_a_race_is_advised_one_ply_deeper_than_the_2ply_asked_for() -> None:
+    """The money duel's 4-3 where bgsage's 2ply advised leaving three checkers to be
+    backgammoned (``tests/engine/test_expert_misses.py``): the hint a player gets is the play
+    that saves them; asked with an engine of its own, the hint keeps to it."""
+    from bidak.engine.hints import shared_evaluator
+    from tests.engine.test_expert_misses import RACE_MISSES, state_of
+
+    record = RACE_MISSES[0]
+    state = state_of(record)
+    advice = state_hint(state)
+    assert isinstance(advice, PlayHint) and advice.ply == "3ply"
+    assert advice.best.play.result.position_id == record["gnubg"]
+    pinned = state_hint(state, evaluator=shared_evaluator("2ply"))
+    assert isinstance(pinned, PlayHint) and pinned.ply == "2ply"
+    assert pinned.best.play.result.position_id == record["expert"]
+
+
 def test_a_finished_game_and_an_unknown_level_are_refused() -> None:
     over = Position.from_counts({}, {6: 3})
     with pytest.raises(EngineError, match="game is over"):

@@ -303,6 +303,13 @@ def cube_available(context: Context) -> bool:
 # -- a match state -------------------------------------------------------------------------------
 
 
+RACE_PLY = "3ply"
+"""The depth a race's plays are advised at when ``2ply`` is asked for: bgsage's ``2ply``
+misjudges races where a checker must still escape a backgammon (it advised a play 0.74 points
+worse, ``docs/analysis.md``, "Races at 3-ply"), and ``3ply`` costs milliseconds there; the
+Expert plays races at it too (``Style.races``)."""
+
+
 def state_hint(
     state: MatchState, ply: str = "2ply", *, evaluator: Evaluator | None = None
 ) -> PlayHint | CubeHint | None:
@@ -310,7 +317,8 @@ def state_hint(
 
     ``MOVE``: the ranked plays of the roll. ``ROLL`` with the cube available: the doubler's
     cube verdict (``None`` when the player can only roll). ``DOUBLED``: the same verdict, put
-    as the taker's question. Every other phase: ``None``.
+    as the taker's question. Every other phase: ``None``. A race's plays asked at ``2ply`` are
+    ranked at :data:`RACE_PLY`.
     """
     player = state.turn
     if player is None:
@@ -318,6 +326,8 @@ def state_hint(
     engine = evaluator or shared_evaluator(ply)
     context = context_for(state, player)
     if state.phase is Phase.MOVE and state.dice is not None:
+        if evaluator is None and ply == "2ply" and state.position.is_race():
+            engine = shared_evaluator(RACE_PLY)
         return play_hint(state.position, state.dice, context, evaluator=engine)
     if state.phase is Phase.ROLL and can_double(state, player):
         available = cube_available(context)

@@ -10,7 +10,7 @@ the gnubg duel (the first game of a 25-point match with the cube off: cubeless, 
 at every checker play with a choice, ranks the roll at bgsage ``2ply`` and ``3ply`` (timing both:
 wall and process CPU; with ``BGBOT_MULTIPLY_THREADS=1`` bgsage searches on one thread, so CPU is
 the one-core cost). Where the two plies pick different plays, GNU Backgammon at ``--judge``
-plies (3: one deeper than bgsage ``3ply``, through :class:`bidak.bench.gnubg_duel.GnubgProcess`)
+plies (3: one deeper than bgsage ``3ply``, through :class:`bidak.bench.gnubg_process.GnubgProcess`)
 gives both results their cubeless money equity. One JSON line a decision, resumed by game.
 
 ``report`` replays the Expert with each ``close`` threshold on those decisions without playing
@@ -42,7 +42,8 @@ from pathlib import Path
 from typing import Any
 
 from bidak.bench.bots import decision_states
-from bidak.bench.gnubg_duel import GnubgProcess, equity_after, mean_ci
+from bidak.bench.gnubg_duel import equity_after, mean_ci
+from bidak.bench.gnubg_process import GnubgProcess
 from bidak.bench.server.report import quantile
 from bidak.engine.bots import SageBot, shared_engines
 from bidak.engine.context import context_for

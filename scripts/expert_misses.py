@@ -28,7 +28,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from bidak.bench.gnubg_duel import GnubgProcess, Settings, play_pair, read_results
+from bidak.bench.gnubg_duel import Settings, play_pair, read_results
+from bidak.bench.gnubg_process import GnubgProcess
 from bidak.engine.bots import SageBot, shared_engines
 from bidak.engine.context import context_for
 from bidak.engine.levels import STYLES, Level, restyle

@@ -16,11 +16,9 @@ from typer.testing import CliRunner
 
 from bidak.bench.gnubg_duel import (
     PHASES,
-    GnubgProcess,
     Ledger,
     PairResult,
     Settings,
-    gnubg_available,
     phase_of,
     play_pair,
     read_results,
@@ -35,6 +33,7 @@ from bidak.bench.gnubg_match import (
     play_match_pair,
     score_pair,
 )
+from bidak.bench.gnubg_process import GnubgProcess, gnubg_available
 from bidak.cli.app import app
 from bidak.engine.levels import STYLES, Level, restyle
 from bidak.engine.sage import PLIES

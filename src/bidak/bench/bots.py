@@ -23,7 +23,8 @@ from rich.table import Table
 from bidak.engine.bots import Bot, make_bot, shared_engines
 from bidak.engine.duel import DuelResult, duel, play
 from bidak.engine.judging import Judge, Tally
-from bidak.engine.levels import STYLES, Level, Style
+from bidak.engine.levels import STYLES, Level, Style, restyle
+from bidak.engine.sage import PLIES
 from bidak.match import Action, MatchState, Phase, Player, RuleSet, SeededDice, decider
 
 BUDGETS: dict[Level, float] = {Level.EXPERT: 1.5, Level.NORMAL: 0.1}
@@ -43,6 +44,13 @@ class Contender:
     @classmethod
     def of(cls, bot: Level | Contender) -> Contender:
         return bot if isinstance(bot, Contender) else cls(bot.value, bot, STYLES[bot])
+
+    @classmethod
+    def restyled(cls, level: Level, overrides: str) -> Contender:
+        """``level`` playing its style changed by ``overrides`` (``field=value,...``, see
+        :func:`~bidak.engine.levels.restyle`; raises ``BadStyle``), named after them."""
+        style = restyle(STYLES[level], overrides, PLIES)
+        return cls(f"{level.value} {overrides.replace(' ', '')}", level, style)
 
     def make(self, seed: int | str) -> Bot:
         return make_bot(self.level, seed, style=self.style)

@@ -34,13 +34,13 @@ from typing import Any
 from bidak.bench.gnubg_duel import (
     PHASES,
     GnubgBot,
-    GnubgProcess,
     Ledger,
     PairResult,
     Settings,
     Watched,
     seated,
 )
+from bidak.bench.gnubg_process import GnubgProcess
 from bidak.engine.bots import Bot, make_bot
 from bidak.engine.duel import play
 from bidak.engine.levels import Level

@@ -15,7 +15,6 @@ from bidak.cli.errors import friendly
 
 if TYPE_CHECKING:
     from bidak.bench.bots import Contender
-    from bidak.bench.gnubg_duel import Summary
     from bidak.bench.server.load import Routing
     from bidak.engine.levels import Level
 
@@ -96,7 +95,9 @@ def bots(
     """Decision time and PR per bot level, and duels between the levels (points per game);
     with --against gnubg, a duplicate-dice duel of one level against GNU Backgammon."""
     if against is not None:
-        _against_gnubg(
+        from bidak.cli.bench_gnubg import against_gnubg
+
+        against_gnubg(
             against,
             level=levels,
             ply=ply,
@@ -108,9 +109,9 @@ def bots(
             style=style,
         )
         return
-    from bidak.bench.bots import run
+    from bidak.bench.bots import Contender, run
     from bidak.engine.hints import check_ply
-    from bidak.engine.levels import Level
+    from bidak.engine.levels import BadStyle, Level
 
     judge_ply = None if judge == "none" else check_ply(judge)
     if style and levels == "beginner,normal,expert":  # the option's default: restyle the Expert
@@ -120,7 +121,12 @@ def bots(
         Level.parse(name) for name in levels.split(",") if name.strip()
     ]
     if style:
-        chosen.append(_restyled(chosen, style))
+        if len(chosen) != 1:
+            raise typer.BadParameter("name the one level to restyle", param_hint="--levels")
+        try:
+            chosen.append(Contender.restyled(Contender.of(chosen[0]).level, style))
+        except BadStyle as bad:
+            raise typer.BadParameter(str(bad), param_hint="--style") from None
     for table in run(
         states=states,
         pairs=pairs,
@@ -131,121 +137,6 @@ def bots(
         progress=lambda text: console.print(f"[dim]{text}[/dim]"),
     ):
         console.print(table)
-
-
-def _restyled(levels: list[Level | Contender], style: str) -> Contender:
-    """The one level of ``levels`` playing ``style``, to time and duel beside its own style."""
-    from bidak.bench.bots import Contender
-    from bidak.engine.levels import STYLES, BadStyle, restyle
-    from bidak.engine.sage import PLIES
-
-    if len(levels) != 1:
-        raise typer.BadParameter("name the one level to restyle", param_hint="--levels")
-    level = Contender.of(levels[0]).level
-    try:
-        played = restyle(STYLES[level], style, PLIES)
-    except BadStyle as bad:
-        raise typer.BadParameter(str(bad), param_hint="--style") from None
-    return Contender(f"{level.value} {style.replace(' ', '')}", level, played)
-
-
-def _against_gnubg(
-    against: str,
-    *,
-    level: str,
-    ply: int,
-    pairs: int,
-    seed: int,
-    judge: str,
-    out: Path | None,
-    length: int,
-    style: str = "",
-) -> None:
-    from bidak.bench.gnubg_duel import (
-        MATCH,
-        MISSING,
-        MONEY,
-        Settings,
-        gnubg_available,
-        read_results,
-        run_duel,
-    )
-    from bidak.engine.levels import STYLES, BadStyle, Level, restyle
-    from bidak.engine.sage import PLIES
-
-    if against != "gnubg":
-        raise typer.BadParameter("the only engine to duel against is gnubg", param_hint="--against")
-    if level == "beginner,normal,expert":  # the option's default: the strongest plays gnubg
-        level = "expert"
-    if "," in level:
-        raise typer.BadParameter("name one level against gnubg", param_hint="--levels")
-    chosen = Level.parse(level)
-    try:
-        played = repr(restyle(STYLES[chosen], style, PLIES))
-    except BadStyle as bad:
-        raise typer.BadParameter(str(bad), param_hint="--style") from None
-    if not gnubg_available():
-        console.print(f"[red]{MISSING}[/red]")
-        raise typer.Exit(2)
-    judge_ply = 3 if judge in ("3ply", "") else int(judge.removesuffix("ply"))
-    mode = MATCH if length else MONEY
-    settings = Settings(chosen.value, ply, seed, judge_ply, mode, length, played)
-    kind = f"match{length}" if length else "duel"
-    path = out or Path(f"gnubg-{kind}-{settings.level}-{ply}ply-{seed}.jsonl")
-    try:
-        read_results(path, settings)  # another run's file is refused before anything starts
-    except ValueError as refused:
-        console.print(f"[bold red]error:[/] {refused}")
-        raise typer.Exit(2) from None
-    console.print(f"[dim]results in {path} (resumed if it has pairs of these settings)[/dim]")
-    summary = run_duel(settings, pairs, path, progress=partial(_gnubg_progress, total=pairs))
-    console.print(_gnubg_table(summary))
-
-
-def _gnubg_progress(summary: Summary, *, total: int) -> None:
-    if summary.settings.mode == "match":
-        figure = f"{summary.mean:.1%} of matches ({summary.low:.1%} .. {summary.high:.1%})"
-    else:
-        figure = f"{summary.mean:+.3f} ppg ({summary.low:+.3f} .. {summary.high:+.3f})"
-    console.print(f"[dim]{summary.pairs}/{total} pairs: {figure}[/dim]")
-
-
-def _gnubg_table(summary: Summary) -> Table:
-    """The summary of a duel against gnubg, and where the equity went by kind of decision."""
-    settings, ledger = summary.settings, summary.ledger
-    who = f"{settings.level} vs gnubg {settings.ply}-ply, {summary.pairs} duplicate pairs"
-    if settings.mode == "match":
-        title = (
-            f"{who} of {settings.length}-point matches: Bidak won {summary.mean:.1%} of them, "
-            f"95% CI {summary.low:.1%} .. {summary.high:.1%}; final score "
-            f"{summary.margin:+.2f} points a match"
-        )
-        units, per = "match-winning chance", "a match"
-    else:
-        title = (
-            f"{who}, cubeless money: {summary.mean:+.3f} points a game, 95% CI "
-            f"{summary.low:+.3f} .. {summary.high:+.3f}"
-        )
-        units, per = "equity", "a game"
-    table = Table(
-        "decision",
-        "decisions",
-        "disagreed",
-        f"Bidak lost ({units}, gnubg {settings.judge_ply}-ply)",
-        "gnubg lost",
-        title=title,
-    )
-    played = max(1, 2 * summary.pairs)
-    for kind, count in ledger.decisions.items():
-        name = kind if kind in ("double", "take") else f"checker play, {kind}"
-        table.add_row(
-            name,
-            str(count),
-            str(ledger.disagreed[kind]),
-            f"{ledger.bidak_lost[kind] / played:.4f} {per}",
-            f"{ledger.gnubg_lost[kind] / played:.4f} {per}",
-        )
-    return table
 
 
 @app.command("arena")

@@ -151,6 +151,7 @@ def timing_table(timings: Sequence[Timing], judge_ply: str | None = None) -> Tab
         "counted",
         title="Decision time per level" + judged,
     )
+    table.columns[0].no_wrap = True  # a restyled level's name says what it changed
     for timing in timings:
         budget = BUDGETS.get(timing.bot.level)  # a restyled level keeps the level's budget
         p95 = timing.quantile(0.95)

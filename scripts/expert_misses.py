@@ -32,7 +32,7 @@ from bidak.bench.gnubg_duel import Settings, play_pair, read_results
 from bidak.bench.gnubg_process import GnubgProcess
 from bidak.engine.bots import SageBot, shared_engines
 from bidak.engine.context import context_for
-from bidak.engine.levels import STYLES, Level, restyle
+from bidak.engine.levels import Level, restyle
 from bidak.engine.sage import PLIES, Rollout
 from bidak.match import MatchState, Move, Player, decider
 from bidak.match.serialize import state_to_json
@@ -84,7 +84,7 @@ def collect(args: argparse.Namespace) -> None:
         else set()
     )
     judge = Rollout("truncated2", threads=1)
-    deeper = restyle(STYLES[Level.EXPERT], "close=1", PLIES)
+    deeper = restyle(settings.bot_style, "close=1", PLIES)  # the duel's Expert, looking deeper
     three = shared_engines().evaluator("3ply")
     gnubg = GnubgProcess()
     try:

@@ -204,15 +204,12 @@ def test_a_changed_style_is_its_own_run_and_is_what_the_bidak_side_plays(tmp_pat
 def test_a_file_written_before_a_style_field_existed_resumes_as_that_style(tmp_path: Path) -> None:
     """The duels' files record the Expert as it played then; a field added since, at its
     default, is the same run (the match duel goes on as the Expert it began with)."""
-    before = (
-        "Style(ply='2ply', cap=0.0, temperature=0.0, noise=0.0, hit_bias=0.0, shot_bias=0.0, "
-        "double_bias=0.0, take_bias=0.0, cube_noise=0.0, deeper='3ply', close=0.005, "
-        "max_plays=50)"
-    )
+    from tests.engine.test_style_overrides import EXPERT_BEFORE_RACES
+
     out = tmp_path / "duel.jsonl"
     pair = {"index": 0, "points": 0.5, "ledger": {}, "margin": 0.0}
     out.write_text(
-        json.dumps({"settings": {**asdict(SETTINGS), "style": before}})
+        json.dumps({"settings": {**asdict(SETTINGS), "style": EXPERT_BEFORE_RACES}})
         + "\n"
         + json.dumps(pair)
         + "\n"

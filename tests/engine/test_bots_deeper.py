@@ -18,17 +18,7 @@ from bidak.engine.context import context_for
 from bidak.engine.levels import STYLES, Level, Style
 from bidak.engine.sage import Context, CubeVerdict, Evaluator, RankedPlay, from_board
 from bidak.engine.workers import BotPool
-from bidak.match import (
-    MatchState,
-    Move,
-    Phase,
-    Player,
-    Roll,
-    RuleSet,
-    Take,
-    decider,
-    new_match,
-)
+from bidak.match import MatchState, Move, Phase, Player, Roll, RuleSet, Take, new_match
 from bidak.rules import Position, find_play
 
 ZERO, ONE = Player.ZERO, Player.ONE
@@ -108,7 +98,7 @@ def test_the_expert_looks_deeper_at_every_race_and_not_without_the_race_look() -
     # The money duel's 4-3 with three checkers still in the opponent's home board, the
     # opponent bearing off its last three: more plays than the close-play look takes.
     state = state_of(RACE_MISSES[0])
-    player = decider(state)
+    player = state.turn  # the mover: the state waits for a play
     assert state.position.is_race() and state.dice is not None and player is not None
     ranked = (
         shared_engines()

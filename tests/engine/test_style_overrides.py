@@ -24,15 +24,17 @@ def test_overrides_change_only_the_fields_named_with_their_types() -> None:
     assert restyle(STYLES[Level.NORMAL], "races=true", PLIES).races is True
 
 
+EXPERT_BEFORE_RACES = (
+    "Style(ply='2ply', cap=0.0, temperature=0.0, noise=0.0, hit_bias=0.0, shot_bias=0.0, "
+    "double_bias=0.0, take_bias=0.0, cube_noise=0.0, deeper='3ply', close=0.005, max_plays=50)"
+)
+"""The Expert as the duels' files written before ``races`` existed record it."""
+
+
 def test_a_style_recorded_before_the_race_look_reads_back_without_it() -> None:
-    """The duels' files written before ``races`` existed record the Expert without it."""
-    before = (
-        "Style(ply='2ply', cap=0.0, temperature=0.0, noise=0.0, hit_bias=0.0, shot_bias=0.0, "
-        "double_bias=0.0, take_bias=0.0, cube_noise=0.0, deeper='3ply', close=0.005, "
-        "max_plays=50)"
-    )
-    assert style_from_repr(before) == restyle(STYLES[Level.EXPERT], "races=false", PLIES)
-    assert style_from_repr(before) != STYLES[Level.EXPERT]
+    before = style_from_repr(EXPERT_BEFORE_RACES)
+    assert before == restyle(STYLES[Level.EXPERT], "races=false", PLIES)
+    assert before != STYLES[Level.EXPERT]
 
 
 @pytest.mark.parametrize(

@@ -345,14 +345,12 @@ def summarise(settings: Settings, results: Sequence[PairResult]) -> Summary:
 def _same_settings(stored: object, settings: Settings) -> bool:
     """Whether a results file's recorded settings are ``settings``: the style compared as a
     style, so a file written before a field was added (at its default) is the same run."""
-    if not isinstance(stored, dict) or stored.keys() != asdict(settings).keys():
+    if not isinstance(stored, dict) or {**stored, "style": ""} != {**asdict(settings), "style": ""}:
         return False
     try:
-        style = style_from_repr(str(stored["style"]))
+        return style_from_repr(str(stored["style"])) == settings.bot_style
     except BadStyle:
         return False
-    mine = asdict(settings)
-    return style == settings.bot_style and {**stored, "style": ""} == {**mine, "style": ""}
 
 
 def read_results(path: Path, settings: Settings) -> list[PairResult]:

@@ -94,6 +94,8 @@ def bots(
 ) -> None:
     """Decision time and PR per bot level, and duels between the levels (points per game);
     with --against gnubg, a duplicate-dice duel of one level against GNU Backgammon."""
+    if (against is not None or style) and levels == "beginner,normal,expert":
+        levels = "expert"  # the option's default: the strongest plays gnubg, or is restyled
     if against is not None:
         from bidak.cli.bench_gnubg import against_gnubg
 
@@ -114,17 +116,13 @@ def bots(
     from bidak.engine.levels import BadStyle, Level
 
     judge_ply = None if judge == "none" else check_ply(judge)
-    if style and levels == "beginner,normal,expert":  # the option's default: restyle the Expert
-        levels = "expert"
-
-    chosen: list[Level | Contender] = [
-        Level.parse(name) for name in levels.split(",") if name.strip()
-    ]
+    named = [Level.parse(name) for name in levels.split(",") if name.strip()]
+    chosen: list[Level | Contender] = list(named)
     if style:
-        if len(chosen) != 1:
+        if len(named) != 1:
             raise typer.BadParameter("name the one level to restyle", param_hint="--levels")
         try:
-            chosen.append(Contender.restyled(Contender.of(chosen[0]).level, style))
+            chosen.append(Contender.restyled(named[0], style))
         except BadStyle as bad:
             raise typer.BadParameter(str(bad), param_hint="--style") from None
     for table in run(

@@ -37,8 +37,6 @@ def against_gnubg(
 
     if against != "gnubg":
         raise typer.BadParameter("the only engine to duel against is gnubg", param_hint="--against")
-    if level == "beginner,normal,expert":  # the option's default: the strongest plays gnubg
-        level = "expert"
     if "," in level:
         raise typer.BadParameter("name one level against gnubg", param_hint="--levels")
     chosen = Level.parse(level)

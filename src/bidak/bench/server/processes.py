@@ -101,12 +101,6 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.kill()
 
-    def cpu_seconds(self) -> float | None:
-        """User + system CPU time the process and its worker processes have used (Linux), or
-        None."""
-        times = self.cpu_times()
-        return None if times is None else sum(times)
-
     def cpu_times(self) -> tuple[float, float] | None:
         """User and system CPU time of the process and its worker processes (Linux), or None:
         the system part is the kernel's work for it (syncs, sockets, page faults)."""

@@ -88,3 +88,29 @@ def test_review_and_calibration_give_the_same_pr(tmp_path: Path) -> None:
     assert mine["pr"] == pytest.approx(tally.pr(), abs=1e-9)
     assert mine["checker_pr"] == pytest.approx(tally.pr((Kind.PLAY,)), abs=1e-9)
     assert mine["cube_pr"] == pytest.approx(tally.pr(CUBE_KINDS), abs=1e-9)
+
+
+def test_a_race_judged_at_2ply_is_ranked_at_3ply() -> None:
+    """The money duel's 4-3 where bgsage's 2ply ranks first a play that leaves three checkers to
+    be backgammoned (``tests/engine/test_expert_misses.py``): a review and a calibration at
+    ``2ply`` charge that play a gammon's worth and the saving play nothing; judged by the 2ply
+    engine alone (``bidak-judging-1``), the saving play was the error."""
+    from bidak.engine.hints import shared_evaluator
+    from bidak.engine.judging import Judge
+    from bidak.match import decider
+    from bidak.rules import legal_plays
+    from tests.engine.test_expert_misses import RACE_MISSES, state_of
+
+    record = RACE_MISSES[0]
+    state = state_of(record)
+    player = decider(state)
+    assert player is not None and state.dice is not None and state.position.is_race()
+    plays = {play.result.position_id: play for play in legal_plays(state.position, state.dice)}
+    saving, thrown = plays[record["gnubg"]], plays[record["expert"]]
+    for judge in (Judge.at("2ply", shared_evaluator), make_judge("2ply")):
+        charged = judge.play(state, player, thrown)
+        assert charged.loss > 0.4 and charged.best.result == saving.result
+        assert judge.play(state, player, saving).loss == 0.0
+    before = Judge(shared_evaluator("2ply"), shared_evaluator("1ply"))
+    assert before.play(state, player, thrown).loss == 0.0
+    assert before.play(state, player, saving).loss > 0.0

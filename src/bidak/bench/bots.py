@@ -122,8 +122,7 @@ def judge_timings(
     states: Sequence[MatchState], timings: Sequence[Timing], judge_ply: str
 ) -> list[Timing]:
     """The timings with each level's decisions judged at ``judge_ply`` (one evaluation a state)."""
-    engines = shared_engines()
-    judge = Judge(engines.evaluator(judge_ply), engines.evaluator("1ply"), memo=True)
+    judge = Judge.at(judge_ply, shared_engines().evaluator, memo=True)
     judged = []
     for timing in timings:
         tally = Tally()

@@ -235,7 +235,7 @@ def _report_from_json(data: dict[str, Any]) -> MatchReport:
 def make_judge(ply: str, engines: Engines | None = None) -> Judge:
     """The judge of a calibration run: ``ply`` deep, screening holds at 1-ply."""
     found = shared_engines() if engines is None else engines
-    return Judge(found.evaluator(ply), found.evaluator("1ply"))
+    return Judge.at(ply, found.evaluator)
 
 
 def default_judge_ply(level: Level) -> str:

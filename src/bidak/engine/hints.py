@@ -158,13 +158,14 @@ def play_hint(
     *,
     evaluator: Evaluator | None = None,
 ) -> PlayHint:
-    """Every legal play of ``dice``, ranked by the engine at ``ply`` (or by ``evaluator``).
+    """Every legal play of ``dice``, ranked by the engine at ``ply`` (or by ``evaluator``); a
+    race's plays asked at ``2ply`` are ranked at :data:`RACE_PLY` (:func:`play_ply`).
 
     ``context`` defaults to a money game with the cube centred at 1.
     """
     check_playable(position)
     context = context or Context()
-    engine = evaluator or shared_evaluator(ply)
+    engine = evaluator or shared_evaluator(play_ply(ply, position.is_race()))
     by_result = {play.result: play for play in legal_plays(position, dice)}
     ranked = engine.rank(position, dice, context)
     candidates = tuple(
@@ -186,6 +187,23 @@ def play_hint(
             f" {dice[0]}-{dice[1]} ({position.position_id})"
         )
     return PlayHint(position, dice, context, engine.ply, candidates)
+
+
+RACE_PLY: Final = "3ply"
+"""The depth a race's checker plays are ranked at when ``2ply`` is asked for, by hints and
+reviews alike: bgsage's ``2ply`` misjudges races where a checker must still escape a backgammon
+(it advised a play 0.74 points worse, ``docs/analysis.md``, "Races at 3-ply"), and ``3ply``
+costs milliseconds there; the Expert plays races at it too (``Style.races``)."""
+
+
+def play_ply(ply: str, race: bool) -> str:
+    """The depth a checker play is ranked at when ``ply`` is asked for: :data:`RACE_PLY` for
+    a race asked at ``2ply``, ``ply`` itself otherwise (1-ply sees those races as 3-ply does).
+
+    >>> play_ply("2ply", race=True), play_ply("2ply", race=False), play_ply("1ply", race=True)
+    ('3ply', '2ply', '1ply')
+    """
+    return RACE_PLY if race and ply == "2ply" else ply
 
 
 # -- cube ----------------------------------------------------------------------------------------
@@ -303,13 +321,6 @@ def cube_available(context: Context) -> bool:
 # -- a match state -------------------------------------------------------------------------------
 
 
-RACE_PLY = "3ply"
-"""The depth a race's plays are advised at when ``2ply`` is asked for: bgsage's ``2ply``
-misjudges races where a checker must still escape a backgammon (it advised a play 0.74 points
-worse, ``docs/analysis.md``, "Races at 3-ply"), and ``3ply`` costs milliseconds there; the
-Expert plays races at it too (``Style.races``)."""
-
-
 def state_hint(
     state: MatchState, ply: str = "2ply", *, evaluator: Evaluator | None = None
 ) -> PlayHint | CubeHint | None:
@@ -323,12 +334,10 @@ def state_hint(
     player = state.turn
     if player is None:
         return None
-    engine = evaluator or shared_evaluator(ply)
     context = context_for(state, player)
     if state.phase is Phase.MOVE and state.dice is not None:
-        if evaluator is None and ply == "2ply" and state.position.is_race():
-            engine = shared_evaluator(RACE_PLY)
-        return play_hint(state.position, state.dice, context, evaluator=engine)
+        return play_hint(state.position, state.dice, context, ply, evaluator=evaluator)
+    engine = evaluator or shared_evaluator(ply)
     if state.phase is Phase.ROLL and can_double(state, player):
         available = cube_available(context)
         return cube_hint(state.position, context, available=available, evaluator=engine)

@@ -10,7 +10,10 @@ cube in play: +1 is winning the cube's worth, -1 losing it. In a match that is t
 chance mapped linearly so that winning and losing the cube's worth are +1 and -1 (gnubg's EMG,
 "equivalent to money game"). An error at a 4-cube weighs as much as the same error at 1.
 
-**The error (loss) of a decision**, always >= 0, at the judge's ply:
+**The error (loss) of a decision**, always >= 0, at the judge's ply (a race's checker play
+judged at ``2ply`` is ranked at ``3ply``, :func:`bidak.engine.hints.play_ply`: bgsage's 2-ply
+misjudges races with a backgammon at stake by up to 0.74 points, and a review must not call the
+saving play a blunder):
 
 - a checker play: the best play's equity minus the played one's;
 - the doubler's decision: ``max(ND, D)`` minus ``D`` (doubled) or ``ND`` (held, i.e. rolled),
@@ -39,13 +42,13 @@ PR use the same rule over their own decisions.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
 
 from bidak.engine.context import context_for
-from bidak.engine.hints import cube_available
+from bidak.engine.hints import cube_available, play_ply
 from bidak.engine.sage import Context, CubeVerdict, EngineError, Evaluator, RankedPlay
 from bidak.match import Action, Double, MatchState, Move, Phase, Player, Take
 from bidak.rules import Play, Position, find_play, legal_plays
@@ -53,9 +56,9 @@ from bidak.rules import Play, Position, find_play, legal_plays
 PR_SCALE: Final = 500.0
 CLOSE_CUBE: Final = 0.16
 SCREEN_CUBE: Final = 0.30
-DEFINITION: Final = "bidak-judging-1"
+DEFINITION: Final = "bidak-judging-2"
 """Names this definition in stored results (calibration runs), so figures made under another
-definition are never mixed with these."""
+definition are never mixed with these. ``bidak-judging-1`` judged races at the judge's ply."""
 
 
 class Kind(StrEnum):
@@ -146,19 +149,35 @@ class CubeJudgement:
 
 
 class Judge:
-    """Judges decisions at the ply of ``engine``; ``quick`` (1-ply) screens holds.
+    """Judges decisions at the ply of ``engine``; ``quick`` (1-ply) screens holds, ``race``
+    ranks the checker plays of races (``engine`` when not given).
 
     ``memo`` keeps every evaluation (for judging several bots on the same states).
     """
 
-    def __init__(self, engine: Evaluator, quick: Evaluator, *, memo: bool = False) -> None:
+    def __init__(
+        self,
+        engine: Evaluator,
+        quick: Evaluator,
+        *,
+        race: Evaluator | None = None,
+        memo: bool = False,
+    ) -> None:
         self.engine = engine
         self.quick = quick
+        self.race = race or engine
         self.ply = engine.ply
         self._ranks: dict[tuple[Position, tuple[int, int], Context], list[RankedPlay]] | None
         self._cubes: dict[tuple[Position, Context], CubeVerdict] | None
         self._ranks, self._cubes = ({}, {}) if memo else (None, None)
         self._last_cube: tuple[tuple[Position, Context], CubeVerdict] | None = None
+
+    @classmethod
+    def at(cls, ply: str, engines: Callable[[str], Evaluator], *, memo: bool = False) -> Judge:
+        """The judge of this definition at ``ply``, its engines from ``engines`` (a ply to an
+        evaluator): races' checker plays at :func:`~bidak.engine.hints.play_ply`'s depth."""
+        race = play_ply(ply, race=True)
+        return cls(engines(ply), engines("1ply"), race=engines(race), memo=memo)
 
     def play(self, state: MatchState, player: Player, played: Play) -> PlayJudgement:
         """``player``'s play ``played`` of the roll in ``state`` (phase MOVE)."""
@@ -231,12 +250,13 @@ class Judge:
     def _rank(
         self, position: Position, dice: tuple[int, int], context: Context
     ) -> list[RankedPlay]:
+        engine = self.race if position.is_race() else self.engine
         if self._ranks is None:
-            return self.engine.rank(position, dice, context)
+            return engine.rank(position, dice, context)
         key = (position, dice, context)
         found = self._ranks.get(key)
         if found is None:
-            found = self._ranks[key] = self.engine.rank(position, dice, context)
+            found = self._ranks[key] = engine.rank(position, dice, context)
         return found
 
     def _cube(self, position: Position, context: Context) -> CubeVerdict:

@@ -110,15 +110,17 @@ def review_match(
     players: tuple[str, str] = DEFAULT_PLAYERS,
     evaluator: Evaluator | None = None,
 ) -> MatchReview:
-    """Review every decision of a match's event log at ``ply`` (``evaluator`` overrides it)."""
-    engine = evaluator or shared_evaluator(check_ply(ply))
+    """Review every decision of a match's event log at ``ply`` (``evaluator`` overrides it and
+    judges every decision, races included)."""
+    check_ply(ply)
     log = list(events)
     started = next((e for e in log if isinstance(e, MatchStarted)), None)
     if started is None:
         raise EngineError("a match log starts with match_started; there is nothing to review")
     items = list(walk(log))
     quick = shared_evaluator("1ply")
-    reviewer = _Reviewer(Judge(engine, quick), quick)
+    judge = Judge.at(ply, shared_evaluator) if evaluator is None else Judge(evaluator, quick)
+    reviewer = _Reviewer(judge, quick)
     total = sum(1 for item in items if not isinstance(item, GameMark))
     done = 0
     if progress is not None:
@@ -140,7 +142,7 @@ def review_match(
     return MatchReview(
         started.rules.length,
         players,
-        engine.ply,
+        judge.ply,
         reviewed,
         (
             totals_for(Player.ZERO, players[0], reviewed),

@@ -108,3 +108,33 @@ async def test_a_reviewed_match_banks_its_mistakes_once_and_drills_them(
             assert (await carol.http.post(url, json=best)).status_code == 404
         nonsense = {"type": "play", "result": "nothing"}
         assert (await alice.http.post(url, json=nonsense)).status_code == 422
+
+
+def test_a_race_card_of_a_2ply_review_keeps_the_3ply_ranking_and_says_so() -> None:
+    """The money duel's 4-3 where bgsage's 2ply ranks first a play that leaves three checkers to
+    be backgammoned: the drill's card of a ``2ply`` review grades by the ``3ply`` ranking (the
+    saving play first) and records depth 3, so that a card banked by a review that still ranked
+    races at 2ply (depth 2) takes these figures when its match is reviewed again."""
+    from bidak.engine.review_walk import state_ids
+    from bidak.server.training.service import card_of
+    from tests.engine.test_expert_misses import RACE_MISSES, state_of
+
+    record = RACE_MISSES[0]
+    state = state_of(record)
+    assert state.dice is not None and state.turn is not None
+    decision = {
+        "kind": "checker",
+        "xgid": state_ids(state)[1],
+        "dice": list(state.dice),
+        "game": 1,
+        "turn": 30,
+        "player": int(state.turn),
+        "played": "10/7 5/1",
+        "best": "21/17 20/17",
+        "loss": 0.6,
+    }
+    card = card_of(decision, "2ply")
+    assert card["depth"] == 3
+    assert card["analysis"]["ranking"][0]["result"] == record["gnubg"]
+    thrown = next(r for r in card["analysis"]["ranking"] if r["result"] == record["expert"])
+    assert thrown["loss"] > 0.4

@@ -69,14 +69,21 @@ def board_of(position: Position) -> Board:
 
 
 def card_of(decision: Mapping[str, Any], ply: str) -> dict[str, Any]:
-    """The card's stored fields for one review decision (runs the engine for a checker play)."""
+    """The card's stored fields for one review decision (runs the engine for a checker play).
+
+    Its ``depth`` is the ply the decision was ranked at: a race's play in a ``2ply`` review at
+    ``3ply`` (:func:`bidak.engine.hints.play_ply`), so a card banked before races were (a 2-ply
+    ranking that could call the backgammon-saving play a blunder) takes the new figures when
+    its match is reviewed again (:func:`bidak.server.training.queries.bank`)."""
     state = read_any_id(decision["xgid"])
     board = board_of(state.position)
     turn = int(decision["turn"])
+    depth = int(ply[0])
     analysis: dict[str, Any]
     if decision["kind"] == "checker":
         dice = (int(decision["dice"][0]), int(decision["dice"][1]))
         hint = play_hint(state.position, dice, context_of(state), ply)
+        depth = int(hint.ply[0])
         analysis = {
             "dice": list(dice),
             "ranking": [
@@ -103,7 +110,7 @@ def card_of(decision: Mapping[str, Any], ply: str) -> dict[str, Any]:
         "played": decision["played"],
         "best": decision["best"],
         "loss": float(decision["loss"]),
-        "depth": int(ply[0]),
+        "depth": depth,
         "phase": phase_of(board, turn).value,
         "theme": theme.value,
         "analysis": analysis,

@@ -169,6 +169,10 @@ Normal    8-12    11.05 ± 0.41  2-ply        200
 Expert    <= 3    0.94 ± 0.13   3-ply        103 of 200 so far (run in progress)
 ========  ======  ============  ===========  =====================================
 
+The runs were judged under ``bidak-judging-1``; ``bidak-judging-2`` ranks a race's plays at 3-ply
+when judging at 2-ply, which moved Beginner's PR by -0.01 and Normal's by +0.06 on 19 and 24 of
+the same games (``docs/analysis.md``, "Reviews judge races at 3-ply"): inside the intervals.
+
 Under the definition before :mod:`bidak.engine.judging` (holds counted within 0.25 of doubling)
 the same games gave Beginner 24.0, Normal 10.6 and Expert 0.85 ± 0.08 (201 games): the same
 checker plays and answers, fewer holds counted now.

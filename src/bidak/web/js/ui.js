@@ -191,9 +191,10 @@ export function pct(/** @type {number} */ x) {
   return `${(100 * x).toFixed(1)}%`;
 }
 
+/** A figure with its sign, the minus as the review's losses write it (U+2212, not a hyphen). */
 export function signed(/** @type {number} */ x, digits = 3) {
-  const v = Number(x).toFixed(digits);
-  return x >= 0 ? `+${v}` : v;
+  const v = Math.abs(Number(x)).toFixed(digits);
+  return x >= 0 ? `+${v}` : `\u2212${v}`;
 }
 
 export { t };

@@ -153,10 +153,6 @@ def test_a_race_is_advised_one_ply_deeper_than_the_2ply_asked_for() -> None:
     pinned = state_hint(state, evaluator=shared_evaluator("2ply"))
     assert isinstance(pinned, PlayHint) and pinned.ply == "2ply"
     assert pinned.best.play.result.position_id == record["expert"]
-    # The ranking a drill card keeps (``training.service.card_of``) is the same advice.
-    assert state.dice is not None
-    card = play_hint(state.position, state.dice, advice.context, "2ply")
-    assert card.ply == "3ply" and card.best.play.result.position_id == record["gnubg"]
 
 
 def test_a_finished_game_and_an_unknown_level_are_refused() -> None:

@@ -51,7 +51,7 @@ class Append:
     synced: bool = True
     """Whether its commit waits for the disk whatever ``BIDAK_SQLITE_SYNC`` says; False for a
     move of a live match that does not end it, which ``moves`` leaves to the next checkpoint
-    (:func:`bidak.server.shared.store.db.sync_level`)."""
+    (:func:`bidak.server.shared.store.sqlite.sync_level`)."""
 
 
 _ADVANCE = (

@@ -13,7 +13,8 @@ import sqlite3
 from sqlalchemy.engine import make_url
 
 from bidak.server.shared.settings import Settings
-from bidak.server.shared.store.db import Database, open_sqlite_file
+from bidak.server.shared.store.db import Database
+from bidak.server.shared.store.sqlite import open_sqlite_file
 
 TIMEOUT = 10.0
 """Seconds each service has to answer."""

@@ -5,9 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sqlite3
-import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import wait as wait_for_threads
 from pathlib import Path
@@ -17,9 +15,9 @@ import asyncpg
 import orjson
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, make_url, text
+from sqlalchemy import Engine, event, text
 from sqlalchemy.engine import Connection, RootTransaction
-from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
@@ -30,12 +28,18 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import PoolProxiedConnection
 
 from bidak.server.shared.settings import SqliteSync
+from bidak.server.shared.store.sqlite import (
+    LEVEL_KEY,
+    LOG_KEPT_BYTES,
+    direct_engine,
+    sqlite_pragmas,
+    sync_level,
+    while_busy,
+)
 from bidak.server.shared.store.turns import Turns
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 MIGRATION_LOCK = 0x62696461  # "bida": the advisory lock key Bidak's migrations hold
-LOCK_WAIT = 5.0
-"""Seconds a direct SQLite write waits, in all, for another connection's write lock."""
 
 _TRANSACTIONS_POOL = {"pool_size": 10, "max_overflow": 10}
 _READS_POOL = {"pool_size": 5, "max_overflow": 5}
@@ -49,9 +53,6 @@ is 100)."""
 
 CHECKPOINT_SECONDS = 2.0
 """How often the write-ahead log is copied into a SQLite database."""
-LOG_KEPT_BYTES = 256 * 1024 * 1024
-"""A SQLite write-ahead log longer than this is started over at the next checkpoint whatever
-the load (:meth:`Database.checkpoint`), and cut back to this size when it is."""
 
 T = TypeVar("T")
 
@@ -133,9 +134,9 @@ class Database:
             )
         )
         if self.is_sqlite:
-            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas(sqlite_sync))
-        self.direct = _direct_engine(self.url, sqlite_sync)
-        self.reader = _direct_engine(self.url, sqlite_sync, reader=True)
+            event.listen(self.engine.sync_engine, "connect", sqlite_pragmas(sqlite_sync))
+        self.direct = direct_engine(self.url, sqlite_sync, JSON_CODEC)
+        self.reader = direct_engine(self.url, sqlite_sync, JSON_CODEC, reader=True)
         # PostgreSQL's hot statements (:meth:`statement`): one connection, held, no ping.
         self._statements: AsyncEngine | None = (
             None if self.is_sqlite else create_async_engine(self.url, **_STATEMENTS_POOL)
@@ -200,14 +201,14 @@ class Database:
                 self._writing = direct.connect()
             connection = self._writing
             try:
-                if connection.info.get(_LEVEL) != level:
+                if connection.info.get(LEVEL_KEY) != level:
                     # Outside a transaction (SQLite refuses it inside one), on the driver's
                     # connection so that SQLAlchemy begins none; the pooled connection keeps
                     # it, and remembers it, until the next write wants the other.
                     driver = connection.connection.driver_connection
                     assert driver is not None
                     driver.execute(f"PRAGMA synchronous={level}")
-                    connection.info[_LEVEL] = level
+                    connection.info[LEVEL_KEY] = level
                 transaction = connection.begin()
                 try:
                     result = work(connection)
@@ -220,7 +221,7 @@ class Database:
                 raise
             return result
 
-        return await _while_busy(attempt)
+        return await while_busy(attempt)
 
     def drop_writer(self) -> None:
         """Hand the writer's held connection back to its pool (which rolls back whatever it
@@ -369,7 +370,7 @@ class Database:
             with reader.connect() as connection:
                 return work(connection)
 
-        return await _while_busy(attempt)
+        return await while_busy(attempt)
 
     def start_checkpoints(self, every: float = CHECKPOINT_SECONDS) -> None:
         """For SQLite, copy the write-ahead log into the database now and then, off the loop,
@@ -443,111 +444,8 @@ class Database:
         await self.engine.dispose()
 
 
-_LEVEL = "bidak_synchronous"
-"""Where a direct connection's ``info`` keeps the ``synchronous`` level it is at."""
-
-
-def sync_level(sync: SqliteSync, synced: bool) -> str:
-    """SQLite's ``synchronous`` for a commit: ``FULL`` syncs the write-ahead log at the commit,
-    ``NORMAL`` leaves it to the next checkpoint or the next ``FULL`` commit (the log is written
-    in order, so that sync takes every earlier commit with it). ``full`` syncs every commit,
-    ``normal`` none, ``moves`` all but those a caller marks as not ``synced``: the moves of a
-    match under way (a move lost to a power cut is played again with the same dice, which
-    come from the match's seed and the count of dice drawn, stored with it); a match's end,
-    ratings, coins and sign-in tokens are always synced."""
-    if sync == "normal" or (sync == "moves" and not synced):
-        return "NORMAL"
-    return "FULL"
-
-
-async def _while_busy(attempt: Callable[[], Awaitable[T]]) -> T:
-    """Run ``attempt`` (a transaction on a direct SQLite connection, which never sleeps in
-    SQLite's busy handler) again after an asynchronous pause while the file is busy, up to
-    :data:`LOCK_WAIT` seconds in all."""
-    pause, give_up = 0.001, time.monotonic() + LOCK_WAIT
-    while True:
-        try:
-            return await attempt()
-        except OperationalError as failed:
-            busy = getattr(failed.orig, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY
-            if not busy or time.monotonic() > give_up:
-                raise
-        await asyncio.sleep(pause)
-        pause = min(2 * pause, 0.02)
-
-
-def open_sqlite_file(path: str) -> None:
-    """Open (or create) the SQLite file at ``path`` and run one statement on it, as the server
-    will; raises :class:`sqlite3.Error`. (The standard library's driver: a failed aiosqlite
-    connect leaves its thread behind.)"""
-    connection = sqlite3.connect(path)
-    try:
-        connection.execute("SELECT 1")
-    finally:
-        connection.close()
-
-
 def _upgrade(connection: Connection, revision: str = "head") -> None:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["connection"] = connection
     command.upgrade(config, revision)
-
-
-def _direct_engine(url: str, sync: SqliteSync, reader: bool = False) -> Engine | None:
-    """A synchronous engine on the same SQLite file (None for other databases and for an
-    in-memory SQLite, which another connection would not see); a ``reader``'s connection
-    refuses to write."""
-    parsed = make_url(url)
-    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
-        return None
-    engine = create_engine(
-        parsed.set(drivername="sqlite"),
-        pool_size=1,
-        max_overflow=0,
-        **JSON_CODEC,
-        # Used by one task at a time, but its commits are made on the committing thread.
-        connect_args={"check_same_thread": False},
-    )
-    event.listen(engine, "connect", _direct_pragmas(sync, reader))
-    return engine
-
-
-def _direct_pragmas(sync: SqliteSync, reader: bool) -> Callable[[Any, object], None]:
-    """The settings of a direct connection: never waiting in SQLite's busy handler, never
-    checkpointing by itself, and a reader's refusing to write."""
-    common = _sqlite_pragmas(sync)
-
-    def set_up(dbapi_connection: Any, record: Any) -> None:
-        common(dbapi_connection, record)
-        record.info[_LEVEL] = sync_level(sync, synced=True)
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA busy_timeout=0")  # never sleep on the event loop's thread
-        cursor.execute("PRAGMA wal_autocheckpoint=0")  # see Database.start_checkpoints
-        if reader:
-            cursor.execute("PRAGMA query_only=1")
-        cursor.close()
-
-    return set_up
-
-
-def _sqlite_pragmas(sync: SqliteSync) -> Callable[[Any, object], None]:
-    """WAL keeps readers off the writer's back. ``synchronous=FULL`` syncs the log to the disk
-    at every commit, so a commit survives a power cut; ``NORMAL`` syncs it only at checkpoints,
-    so a commit survives the process's crash and the last ones may be lost, whole, in a power
-    cut or a crash of the machine (the file stays consistent). Every connection starts at the
-    level of an ordinary commit (:func:`sync_level`); the writer changes it for a commit that
-    may skip the sync (``moves``)."""
-    level = sync_level(sync, synced=True)
-
-    def set_up(dbapi_connection: Any, _record: object) -> None:
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute(f"PRAGMA synchronous={level}")
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=5000")
-        # A log started over is cut back to this size (it is reused, not cut, otherwise).
-        cursor.execute(f"PRAGMA journal_size_limit={LOG_KEPT_BYTES}")
-        cursor.close()
-
-    return set_up

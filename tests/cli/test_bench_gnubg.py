@@ -274,6 +274,7 @@ def test_a_seeded_pair_against_gnubg_plays_both_seats_and_repeats_exactly() -> N
     lost = sum(first.ledger["bidak_lost"].values())
     assert sum(-worth for worth in heard if worth < 0) == pytest.approx(lost)
     assert first.points * 2 in {-6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6}
+    assert first.luck is not None and abs(first.luck) < 4  # a money pair records its luck
     assert sum(first.ledger["decisions"].values()) > 20
     for phase in PHASES:
         assert first.ledger["disagreed"][phase] <= first.ledger["decisions"][phase]

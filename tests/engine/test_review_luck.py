@@ -16,12 +16,20 @@ ROLLS = [(high, low) for high in range(1, 7) for low in range(1, high + 1)]
 
 
 @pytest.mark.parametrize(
-    ("position", "context"),
-    [(MIDDLE, Context()), (MIDDLE, Context(2, CubeOwner.OPPONENT, (3, 5)))],
+    ("position", "context", "cubeless"),
+    [
+        (MIDDLE, Context(), False),
+        (MIDDLE, Context(2, CubeOwner.OPPONENT, (3, 5)), False),
+        (MIDDLE, Context(), True),
+    ],
 )
-def test_luck_averages_to_zero_over_the_36_rolls(position: Position, context: Context) -> None:
+def test_luck_averages_to_zero_over_the_36_rolls(
+    position: Position, context: Context, cubeless: bool
+) -> None:
     evaluator = shared_evaluator("1ply")
-    lucks = {roll: roll_luck(evaluator, position, roll, context) for roll in ROLLS}
+    lucks = {
+        roll: roll_luck(evaluator, position, roll, context, cubeless=cubeless) for roll in ROLLS
+    }
     weighted = sum(luck.luck * (1 if h == low else 2) for (h, low), luck in lucks.items())
     assert weighted / 36 == pytest.approx(0.0, abs=1e-9)
     assert all(luck.rolls == 21 for luck in lucks.values())
@@ -42,3 +50,14 @@ def test_sixes_at_the_start_are_lucky_and_the_order_of_the_dice_does_not_matter(
     evaluator = shared_evaluator("1ply")
     assert roll_luck(evaluator, Position.initial(), (6, 6)).luck > 0.2
     assert roll_luck(evaluator, MIDDLE, (1, 2)) == roll_luck(evaluator, MIDDLE, (2, 1))
+
+
+def test_cubeless_luck_is_the_cubeless_equitys() -> None:
+    """A duel without a cube measures luck in cubeless points (``bidak.bench.duel_luck``):
+    the figures are the evaluation's cubeless equities, not the cubeful ones reviews use."""
+    evaluator = shared_evaluator("1ply")
+    cubeful = roll_luck(evaluator, MIDDLE, (6, 5))
+    cubeless = roll_luck(evaluator, MIDDLE, (6, 5), cubeless=True)
+    assert cubeless.actual != pytest.approx(cubeful.actual, abs=1e-3)
+    best = max(play.cubeless_equity for play in evaluator.rank(MIDDLE, (6, 5)))
+    assert cubeless.actual == pytest.approx(best, abs=0.05)

@@ -3,7 +3,9 @@
 Cubeless money games (the first game of a 25-point match with the cube off, so a single game
 scores 1, a gammon 2, a backgammon 3): pair ``i`` plays game ``i`` twice with the same dice
 (``SeededDice(f"{seed}:{i}")``), the seats swapped, and scores the Bidak side's mean points of
-the two. The mean over the pairs, with a 95% confidence interval, is the points per game.
+the two. The mean over the pairs, with a 95% confidence interval, is the points per game; the
+same with each game's luck taken off (:mod:`bidak.bench.duel_luck`) is a second estimate of it
+with less noise.
 Cubeful matches, each engine taking its own cube decisions, are :mod:`bidak.bench.gnubg_match`
 (``Settings.mode`` "match"); the results file, the resuming and the workers are shared.
 
@@ -36,6 +38,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bidak.bench.duel_luck import game_luck, luck_evaluator
 from bidak.bench.gnubg_process import GnubgFailed, GnubgProcess
 from bidak.engine.bots import Bot, make_bot
 from bidak.engine.duel import play, points_for
@@ -252,6 +255,10 @@ class PairResult:
     ledger: dict[str, dict[str, float]]
     margin: float = 0.0
     """Match: the mean over the two matches of Bidak's final score minus gnubg's (0 in money)."""
+    luck: float | None = None
+    """Money: the mean over the pair's two games of Bidak's luck (:mod:`bidak.bench.duel_luck`),
+    so ``points - luck`` is the pair's luck-adjusted score; ``None`` in matches, and for pairs
+    stored before luck was recorded."""
 
 
 def seated(seat: Player, bidak: Bot, gnubg: Bot) -> tuple[Bot, Bot]:
@@ -267,7 +274,7 @@ def play_pair(
     rules = RuleSet(length=25, cube=False)
     rival = GnubgBot(gnubg, settings.ply)
     ledger = Ledger()
-    total = 0
+    total, luck = 0, 0.0
     level = Level.parse(settings.level)
     style = settings.bot_style
     for seat in (Player.ZERO, Player.ONE):
@@ -277,7 +284,8 @@ def play_pair(
         bots = seated(seat, Watched(bidak, True, *judged), Watched(rival, False, *judged))
         played = play(bots, rules, SeededDice(f"{settings.seed}:{index}"), games=1)
         total += points_for(played.games[0], seat)
-    return PairResult(index, total / 2, ledger.as_json())
+        luck += game_luck(played.events, seat, luck_evaluator())
+    return PairResult(index, total / 2, ledger.as_json(), luck=luck / 2)
 
 
 def play_any(settings: Settings, index: int, gnubg: GnubgProcess) -> PairResult:
@@ -314,6 +322,9 @@ class Summary:
     ledger: Ledger
     margin: float = 0.0
     """Match: Bidak's final score minus gnubg's, the mean over the matches."""
+    adjusted: tuple[int, float, float] | None = None
+    """Money: the luck-adjusted points a game over the pairs that recorded their luck: how
+    many pairs, the mean and the half-width of its 95% interval (``None``: no such pair)."""
 
     @property
     def low(self) -> float:
@@ -339,7 +350,9 @@ def summarise(settings: Settings, results: Sequence[PairResult]) -> Summary:
     for result in results:
         ledger.add(Ledger(**result.ledger))  # type: ignore[arg-type]
     margin = statistics.fmean(r.margin for r in results) if results else 0.0
-    return Summary(settings, len(points), mean, half, ledger, margin)
+    lucky = [r.points - r.luck for r in results if r.luck is not None]
+    adjusted = (len(lucky), *mean_ci(lucky)) if lucky else None
+    return Summary(settings, len(points), mean, half, ledger, margin, adjusted)
 
 
 def _same_settings(stored: object, settings: Settings) -> bool:

@@ -67,6 +67,11 @@ def _gnubg_progress(summary: Summary, *, total: int) -> None:
         figure = f"{summary.mean:.1%} of matches ({summary.low:.1%} .. {summary.high:.1%})"
     else:
         figure = f"{summary.mean:+.3f} ppg ({summary.low:+.3f} .. {summary.high:+.3f})"
+        if summary.adjusted is not None:
+            count, mean, half = summary.adjusted
+            figure += f"; luck-adjusted {mean:+.3f} ({mean - half:+.3f} .. {mean + half:+.3f})"
+            if count < summary.pairs:
+                figure += f" over {count}"
     console.print(f"[dim]{summary.pairs}/{total} pairs: {figure}[/dim]")
 
 
@@ -86,6 +91,13 @@ def _gnubg_table(summary: Summary) -> Table:
             f"{who}, cubeless money: {summary.mean:+.3f} points a game, 95% CI "
             f"{summary.low:+.3f} .. {summary.high:+.3f}"
         )
+        if summary.adjusted is not None:
+            count, mean, half = summary.adjusted
+            over = "" if count == summary.pairs else f" (over the {count} pairs that recorded it)"
+            title += (
+                f"; luck-adjusted {mean:+.3f} points a game, 95% CI {mean - half:+.3f} .. "
+                f"{mean + half:+.3f}{over}"
+            )
         units, per = "equity", "a game"
     table = Table(
         "decision",

@@ -44,9 +44,11 @@ def roll_luck(
     context: Context | None = None,
     *,
     opening: bool = False,
+    cubeless: bool = False,
 ) -> Luck:
-    """The luck of ``dice`` rolled in ``position`` (before the roll, roller's view)."""
-    equities = evaluator.roll_equities(position, context or Context())
+    """The luck of ``dice`` rolled in ``position`` (before the roll, roller's view);
+    ``cubeless``: in cubeless equity (a game's points without a cube) rather than cubeful."""
+    equities = evaluator.roll_equities(position, context or Context(), cubeless=cubeless)
     if opening:
         weighted = [(equity, 1) for (high, low), equity in equities.items() if high != low]
     else:

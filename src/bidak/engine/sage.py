@@ -287,10 +287,11 @@ class Evaluator:
         return float(analysis.cubeful_equity)
 
     def roll_equities(
-        self, position: Position, context: Context = Context()
+        self, position: Position, context: Context = Context(), *, cubeless: bool = False
     ) -> dict[tuple[int, int], float]:
         """For each of the 21 rolls (high die first), the mover's 1-ply cubeful equity after
-        the roll's best play, scoring every result with the post-move evaluation (for luck).
+        the roll's best play, scoring every result with the post-move evaluation (for luck);
+        ``cubeless``: the cubeless equity instead (points of a game without a cube).
 
         The post-move evaluation picks its network from the result alone, so its figures can
         differ by a few hundredths from ``rank`` at 1-ply; use one or the other, not both.
@@ -301,13 +302,12 @@ class Evaluator:
         equities: dict[tuple[int, int], float] = {}
         for high in range(1, 7):
             for low in range(1, high + 1):
-                equities[(high, low)] = max(
-                    float(
-                        analyzer.post_move_analytics(
-                            after, owner, context.cube, **kwargs
-                        ).cubeful_equity
-                    )
+                analyses = (
+                    analyzer.post_move_analytics(after, owner, context.cube, **kwargs)
                     for after in bgsage.possible_moves(board, high, low) or [board]
+                )
+                equities[(high, low)] = max(
+                    float(a.cubeless_equity if cubeless else a.cubeful_equity) for a in analyses
                 )
         return equities
 

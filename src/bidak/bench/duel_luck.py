@@ -14,18 +14,22 @@ start), so the adjusted figure has the same expectation as the points: it is a c
 variate, as gnubg's variance-reduced rollouts use. How much noise it takes away depends on how
 well the network sees a roll's worth; a duel prints both figures, each with its own interval.
 
-Money games only: a match's share of matches won would need each roll's luck in match-winning
-chances at the score, which this does not compute.
+In a match (:func:`match_luck`) each roll's luck is the roller's cubeful equity at the score
+and cube, turned into match-winning chances (:func:`bidak.engine.sage.match_winning_chance`,
+one factor for the whole roll, so it still averages to zero), and it is taken off the share
+of matches won. In both, the opening of a game averages to zero over who starts as well: the
+same roll for either player, each counted from its own side.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from bidak.engine.context import context_for
 from bidak.engine.hints import shared_evaluator
 from bidak.engine.luck import roll_luck
 from bidak.engine.review_walk import CheckerSpot, walk
-from bidak.engine.sage import Evaluator
+from bidak.engine.sage import Evaluator, match_winning_chance
 from bidak.match import Event, Player
 
 
@@ -47,4 +51,23 @@ def game_luck(events: Iterable[Event], player: Player, evaluator: Evaluator) -> 
             evaluator, state.position, state.dice, opening=item.opening, cubeless=True
         ).luck
         total += luck if item.player is player else -luck
+    return total
+
+
+def match_luck(events: Iterable[Event], player: Player, evaluator: Evaluator) -> float:
+    """The sum of ``player``'s luck over every roll of the match in ``events``, in
+    match-winning chances (0.01 is one percentage point), measured with the roller's cubeful
+    equity at the score, cube and ownership of each roll."""
+    total = 0.0
+    for item in walk(events):
+        if not isinstance(item, CheckerSpot):
+            continue
+        state, roller = item.state, item.player
+        assert state.dice is not None
+        context = context_for(state, roller)
+        luck = roll_luck(evaluator, state.position, state.dice, context, opening=item.opening)
+        chance = match_winning_chance(luck.actual, context) - match_winning_chance(
+            luck.average, context
+        )
+        total += chance if roller is player else -chance
     return total

@@ -256,9 +256,9 @@ class PairResult:
     margin: float = 0.0
     """Match: the mean over the two matches of Bidak's final score minus gnubg's (0 in money)."""
     luck: float | None = None
-    """Money: the mean over the pair's two games of Bidak's luck (:mod:`bidak.bench.duel_luck`),
-    so ``points - luck`` is the pair's luck-adjusted score; ``None`` in matches, and for pairs
-    stored before luck was recorded."""
+    """The mean over the pair's two games (match: two matches, in match-winning chances) of
+    Bidak's luck (:mod:`bidak.bench.duel_luck`), so ``points - luck`` is the pair's
+    luck-adjusted score; ``None`` for pairs stored before luck was recorded."""
 
 
 def seated(seat: Player, bidak: Bot, gnubg: Bot) -> tuple[Bot, Bot]:
@@ -323,8 +323,9 @@ class Summary:
     margin: float = 0.0
     """Match: Bidak's final score minus gnubg's, the mean over the matches."""
     adjusted: tuple[int, float, float] | None = None
-    """Money: the luck-adjusted points a game over the pairs that recorded their luck: how
-    many pairs, the mean and the half-width of its 95% interval (``None``: no such pair)."""
+    """The luck-adjusted points a game (match: share of matches) over the pairs that recorded
+    their luck: how many pairs, the mean and the half-width of its 95% interval (``None``: no
+    such pair)."""
 
     @property
     def low(self) -> float:

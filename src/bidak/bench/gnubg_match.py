@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bidak.bench.duel_luck import luck_evaluator, match_luck
 from bidak.bench.gnubg_duel import (
     PHASES,
     GnubgBot,
@@ -212,13 +213,16 @@ def play_match_pair(settings: Settings, index: int, gnubg: GnubgProcess) -> Pair
     level = Level.parse(settings.level)
     style = settings.bot_style
     ends: list[MatchEnd] = []
+    luck = 0.0
     for seat in (Player.ZERO, Player.ONE):
         bidak = make_bot(level, f"{settings.seed}:{index}:{seat.value}", style=style)
         opinion = make_bot(level, f"{settings.seed}:{index}:{seat.value}:opinion", style=style)
         watched_bidak = MatchWatched(bidak, True, rival, opinion, settings.judge_ply, ledger)
         watched_gnubg = MatchWatched(rival, False, rival, opinion, settings.judge_ply, ledger)
         bots = seated(seat, watched_bidak, watched_gnubg)
-        final = play(bots, rules, SeededDice(f"{settings.seed}:{index}")).state
+        played = play(bots, rules, SeededDice(f"{settings.seed}:{index}"))
+        final = played.state
         ends.append(MatchEnd(final.winner is seat, final.score[seat], final.score[seat.opponent]))
+        luck += match_luck(played.events, seat, luck_evaluator())
     share, margin = score_pair(ends)
-    return PairResult(index, share, ledger.as_json(), margin)
+    return PairResult(index, share, ledger.as_json(), margin, luck / 2)

@@ -62,16 +62,28 @@ def against_gnubg(
     console.print(_gnubg_table(summary))
 
 
-def _gnubg_progress(summary: Summary, *, total: int) -> None:
+def _figure(summary: Summary, mean: float, half: float, unit: bool = False) -> str:
+    """A duel's figure with its 95% interval: a share of matches, or points a game (``unit``:
+    saying which)."""
     if summary.settings.mode == "match":
-        figure = f"{summary.mean:.1%} of matches ({summary.low:.1%} .. {summary.high:.1%})"
-    else:
-        figure = f"{summary.mean:+.3f} ppg ({summary.low:+.3f} .. {summary.high:+.3f})"
-        if summary.adjusted is not None:
-            count, mean, half = summary.adjusted
-            figure += f"; luck-adjusted {mean:+.3f} ({mean - half:+.3f} .. {mean + half:+.3f})"
-            if count < summary.pairs:
-                figure += f" over {count}"
+        say = " of matches" if unit else ""
+        return f"{mean:.1%}{say} ({mean - half:.1%} .. {mean + half:.1%})"
+    say = " ppg" if unit else ""
+    return f"{mean:+.3f}{say} ({mean - half:+.3f} .. {mean + half:+.3f})"
+
+
+def _adjusted(summary: Summary) -> str:
+    """The luck-adjusted figure (:mod:`bidak.bench.duel_luck`), saying over how many pairs
+    when some were stored before luck was recorded; empty when none recorded it."""
+    if summary.adjusted is None:
+        return ""
+    count, mean, half = summary.adjusted
+    over = "" if count == summary.pairs else f" over the {count} pairs that recorded it"
+    return f"; luck-adjusted {_figure(summary, mean, half)}{over}"
+
+
+def _gnubg_progress(summary: Summary, *, total: int) -> None:
+    figure = _figure(summary, summary.mean, summary.half_width, unit=True) + _adjusted(summary)
     console.print(f"[dim]{summary.pairs}/{total} pairs: {figure}[/dim]")
 
 
@@ -83,21 +95,14 @@ def _gnubg_table(summary: Summary) -> Table:
         title = (
             f"{who} of {settings.length}-point matches: Bidak won {summary.mean:.1%} of them, "
             f"95% CI {summary.low:.1%} .. {summary.high:.1%}; final score "
-            f"{summary.margin:+.2f} points a match"
+            f"{summary.margin:+.2f} points a match{_adjusted(summary)}"
         )
         units, per = "match-winning chance", "a match"
     else:
         title = (
             f"{who}, cubeless money: {summary.mean:+.3f} points a game, 95% CI "
-            f"{summary.low:+.3f} .. {summary.high:+.3f}"
+            f"{summary.low:+.3f} .. {summary.high:+.3f}{_adjusted(summary)}"
         )
-        if summary.adjusted is not None:
-            count, mean, half = summary.adjusted
-            over = "" if count == summary.pairs else f" (over the {count} pairs that recorded it)"
-            title += (
-                f"; luck-adjusted {mean:+.3f} points a game, 95% CI {mean - half:+.3f} .. "
-                f"{mean + half:+.3f}{over}"
-            )
         units, per = "equity", "a game"
     table = Table(
         "decision",

@@ -120,6 +120,17 @@ def won_equity(stakes: int, context: Context) -> float:
     return float(bgbot_cpp.mwc2eq(mwc, away, other, context.cube, context.crawford))
 
 
+def match_winning_chance(equity: float, context: Context) -> float:
+    """The mover's match-winning chance for an ``equity`` in the engine's units at the score
+    and cube of ``context`` (the inverse of the scale :func:`won_equity` uses); for money, the
+    equity itself. The scale is linear, so a difference of equities maps to a difference of
+    chances by one factor of the score and the cube."""
+    away, other = context.away
+    if away == 0 and other == 0:
+        return equity
+    return float(bgbot_cpp.eq2mwc(equity, away, other, context.cube, context.crawford))
+
+
 @dataclass(frozen=True, slots=True)
 class Probabilities:
     """Cubeless chances for one side; gammon figures include backgammons."""

@@ -23,7 +23,7 @@ same roll for either player, each counted from its own side.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from bidak.engine.context import context_for
 from bidak.engine.hints import shared_evaluator
@@ -41,33 +41,39 @@ def luck_evaluator() -> Evaluator:
 def game_luck(events: Iterable[Event], player: Player, evaluator: Evaluator) -> float:
     """The sum of ``player``'s luck (cubeless equity, points of a game) over every roll of the
     games in ``events``: a roll of ``player``'s counts as rolled, the opponent's against."""
-    total = 0.0
-    for item in walk(events):
-        if not isinstance(item, CheckerSpot):
-            continue
-        state = item.state
-        assert state.dice is not None
-        luck = roll_luck(
-            evaluator, state.position, state.dice, opening=item.opening, cubeless=True
-        ).luck
-        total += luck if item.player is player else -luck
-    return total
+
+    def luck(spot: CheckerSpot, dice: tuple[int, int]) -> float:
+        position = spot.state.position
+        return roll_luck(evaluator, position, dice, opening=spot.opening, cubeless=True).luck
+
+    return _summed(events, player, luck)
 
 
 def match_luck(events: Iterable[Event], player: Player, evaluator: Evaluator) -> float:
     """The sum of ``player``'s luck over every roll of the match in ``events``, in
     match-winning chances (0.01 is one percentage point), measured with the roller's cubeful
     equity at the score, cube and ownership of each roll."""
+
+    def luck(spot: CheckerSpot, dice: tuple[int, int]) -> float:
+        context = context_for(spot.state, spot.player)
+        rolled = roll_luck(evaluator, spot.state.position, dice, context, opening=spot.opening)
+        return match_winning_chance(rolled.actual, context) - match_winning_chance(
+            rolled.average, context
+        )
+
+    return _summed(events, player, luck)
+
+
+def _summed(
+    events: Iterable[Event],
+    player: Player,
+    luck: Callable[[CheckerSpot, tuple[int, int]], float],
+) -> float:
+    """``luck`` of every roll in ``events`` (the roller's view), added up from ``player``'s."""
     total = 0.0
     for item in walk(events):
-        if not isinstance(item, CheckerSpot):
-            continue
-        state, roller = item.state, item.player
-        assert state.dice is not None
-        context = context_for(state, roller)
-        luck = roll_luck(evaluator, state.position, state.dice, context, opening=item.opening)
-        chance = match_winning_chance(luck.actual, context) - match_winning_chance(
-            luck.average, context
-        )
-        total += chance if roller is player else -chance
+        if isinstance(item, CheckerSpot):
+            assert item.state.dice is not None
+            rolled = luck(item, item.state.dice)
+            total += rolled if item.player is player else -rolled
     return total

@@ -3,7 +3,7 @@
 An arena of three goes through two re-pairings: a pairing comes while one player looks at the
 lobby, another at the tournament's page, others at their finished table, and one reloads the
 page the moment the pairing is made. Every re-paired player must be at the new table within
-2 s of the pairing (the one who reloads within 10 s: the browser's own reload, which the
+5 s of the pairing (the one who reloads within 10 s: the browser's own reload, which the
 suite's load on two cores has stretched past 2 s, is not the pairing's time), and no match's
 clock may have counted a strike against anyone. The odd one out reads that they wait for an
 opponent. A knockout of four goes from its first round to the final the same way. On the old
@@ -30,8 +30,11 @@ from tests.web.layout import layout_problems
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
-WITHIN_MS = 2000
-"""How soon after the pairing every re-paired player must be at the new table."""
+WITHIN_MS = 5000
+"""How soon after the pairing every re-paired player must be at the new table: a quarter of
+the 20 s a match waits for its players, and far under the 30 s of any page's polling, so a page
+that missed the pairing's message fails here. On a quiet machine it takes 45 to 800 ms; the
+suite's load on a slow 2-core machine has stretched a hop past 2 s."""
 RELOAD_MS = 10_000
 """... and a player whose page reloads at that moment (a fresh page's load is the browser's)."""
 

@@ -33,9 +33,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from expert_deeper import game_states, timed
+from expert_rollouts import print_policies
 
-from bidak.bench.gnubg_duel import mean_ci
-from bidak.bench.server.report import quantile
 from bidak.engine.bots import shared_engines
 from bidak.engine.context import context_for
 from bidak.engine.sage import RankedPlay, Rollout
@@ -111,72 +110,48 @@ def report(rows_path: Path, path: Path) -> None:
     by_game: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
         by_game[row["game"]].append(row)
-    pairs = [(by_game[line["game"]][line["index"]], line) for line in lines]
-    units = sorted({(row["game"], row["seat"]) for row, _ in pairs})
-    print(f"{len(pairs)} decisions of {len(rows)}, {len({r['game'] for r, _ in pairs})} games")
-
-    def today(row: dict[str, Any], line: dict[str, Any]) -> tuple[str, float]:
-        if row["gap2"] is not None and row["gap2"] <= 0.005 and row["plays"] <= MAX_PLAYS:
-            return row["best3"], row["cpu2"] + row["cpu3"]
-        return row["best2"], row["cpu2"]
-
-    def deeper(row: dict[str, Any], line: dict[str, Any]) -> tuple[str, float]:
-        if row["plays"] <= MAX_PLAYS:
-            return row["best3"], row["cpu2"] + row["cpu3"]
-        return row["best2"], row["cpu2"]
-
-    def blend12(row: dict[str, Any], line: dict[str, Any]) -> tuple[str, float]:
-        return line["blend12"], row["cpu2"]
-
-    def blend23(row: dict[str, Any], line: dict[str, Any]) -> tuple[str, float]:
-        if "blend23" in line:
-            return line["blend23"], row["cpu2"] + row["cpu3"]
-        return blend12(row, line)
-
-    def blend12_today(row: dict[str, Any], line: dict[str, Any]) -> tuple[str, float]:
-        if row["gap2"] is not None and row["gap2"] <= 0.005 and row["plays"] <= MAX_PLAYS:
-            return row["best3"], row["cpu2"] + row["cpu3"]
-        return blend12(row, line)
-
-    policies = {
-        "2ply": lambda row, line: (row["best2"], row["cpu2"]),
-        "today (3ply within 0.005)": today,
-        f"3ply (<= {MAX_PLAYS} plays)": deeper,
-        "1ply+2ply blend": blend12,
-        "blend, 3ply within 0.005": blend12_today,
-        "2ply+3ply blend": blend23,
-    }
-    print(
-        f"{'policy':28} changed  p50 ms  p95 ms  gain/decision (95%)     "
-        "gain/game, one side (95%)  over today's, a game (95%)"
-    )
-    base: dict[tuple[int, int], float] = {}
-    for name, policy in policies.items():
-        gains, times, changed = [], [], 0
-        by_unit: dict[tuple[int, int], float] = defaultdict(float)
-        for row, line in pairs:
-            choice, took = policy(row, line)
-            times.append(took)
-            gain = 0.0
-            if choice != row["best2"]:
-                changed += 1
-                judged = line["judge"]
-                gain = judged[choice] - judged[row["best2"]]
-            gains.append(gain)
-            by_unit[(row["game"], row["seat"])] += gain
-        mean, half = mean_ci(gains)
-        game_mean, game_half = mean_ci([by_unit[u] for u in units])
-        if name.startswith("today"):
-            base = dict(by_unit)
-        over = ""
-        if base:
-            over_mean, over_half = mean_ci([by_unit[u] - base.get(u, 0.0) for u in units])
-            over = f"          {over_mean:+.4f} ± {over_half:.4f}"
-        print(
-            f"{name:28} {changed / len(pairs):6.1%}  {quantile(times, 0.5) * 1000:6.0f}  "
-            f"{quantile(times, 0.95) * 1000:6.0f}  {mean:+.5f} ± {half:.5f}   "
-            f"{game_mean:+.4f} ± {game_half:.4f}{over}"
+    merged = []  # each decision's row with the blends' choices and every judgement of it
+    for line in lines:
+        row = by_game[line["game"]][line["index"]]
+        judged = {**row.get("judge", {}), **line.get("judge", {})}
+        merged.append(
+            {**row, "blend12": line["blend12"], "blend23": line.get("blend23")}
+            | ({"judge": judged} if judged else {})
         )
+    print(f"{len(merged)} decisions of {len(rows)}, {len(by_game)} games")
+
+    def plain(r: dict[str, Any]) -> tuple[str, float]:
+        return r["best2"], r["cpu2"]
+
+    def close(r: dict[str, Any]) -> bool:  # today's second look
+        return r["gap2"] is not None and r["gap2"] <= 0.005 and r["plays"] <= MAX_PLAYS
+
+    def today(r: dict[str, Any]) -> tuple[str, float]:
+        return (r["best3"], r["cpu2"] + r["cpu3"]) if close(r) else plain(r)
+
+    def deeper(r: dict[str, Any]) -> tuple[str, float]:
+        return (r["best3"], r["cpu2"] + r["cpu3"]) if r["plays"] <= MAX_PLAYS else plain(r)
+
+    def blend12(r: dict[str, Any]) -> tuple[str, float]:
+        return r["blend12"], r["cpu2"]
+
+    def blend12_today(r: dict[str, Any]) -> tuple[str, float]:
+        return today(r) if close(r) else blend12(r)
+
+    def blend23(r: dict[str, Any]) -> tuple[str, float]:
+        return (r["blend23"], r["cpu2"] + r["cpu3"]) if r["blend23"] else blend12(r)
+
+    print_policies(
+        merged,
+        {
+            "2ply": plain,
+            "today (3ply within 0.005)": today,
+            f"3ply (<= {MAX_PLAYS} plays)": deeper,
+            "1ply+2ply blend": blend12,
+            "blend, 3ply within 0.005": blend12_today,
+            "2ply+3ply blend": blend23,
+        },
+    )
 
 
 def main() -> None:

@@ -133,20 +133,28 @@ def _policies(thresholds: list[float]) -> dict[str, Any]:
 
 def report(path: Path, thresholds: list[float]) -> None:
     rows = [json.loads(line) for line in path.read_text().splitlines() if line]
-    units = sorted({(r["game"], r["seat"]) for r in rows})
     judged = sum("judge" in r for r in rows)
     rolled = sum("best_roll" in r for r in rows)
     games = len({r["game"] for r in rows})
+    units = len({(r["game"], r["seat"]) for r in rows})
     print(
-        f"{len(rows)} decisions, {games} games, {len(units)} units; judged: {judged}; "
+        f"{len(rows)} decisions, {games} games, {units} units; judged: {judged}; "
         f"rolled out: {rolled}"
     )
+    print_policies(rows, _policies(thresholds))
+
+
+def print_policies(rows: list[dict[str, Any]], policies: dict[str, Any]) -> None:
+    """A line a policy (a row -> its choice and decision time): how often it leaves the
+    ``2ply`` play, its time, and what the judge says it gains, a decision and a game, over the
+    ``2ply`` play and (after the policy named "today...") over today's Expert."""
+    units = sorted({(r["game"], r["seat"]) for r in rows})
     print(
         f"{'policy':30} changed  p50 ms  p95 ms  p99 ms  max ms  >2.7 s  "
         "gain/decision (95%)     gain/game, one side (95%)  over today's, a game (95%)"
     )
     today: dict[tuple[int, int], float] = {}
-    for name, policy in _policies(thresholds).items():
+    for name, policy in policies.items():
         gains, times = [], []
         by_unit: dict[tuple[int, int], float] = defaultdict(float)
         changed = 0

@@ -33,7 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from expert_deeper import game_states, timed
-from expert_rollouts import print_policies
+from expert_rollouts import _policies, print_policies
 
 from bidak.engine.bots import shared_engines
 from bidak.engine.context import context_for
@@ -120,23 +120,14 @@ def report(rows_path: Path, path: Path) -> None:
         )
     print(f"{len(merged)} decisions of {len(rows)}, {len(by_game)} games")
 
-    def plain(r: dict[str, Any]) -> tuple[str, float]:
-        return r["best2"], r["cpu2"]
-
-    def close(r: dict[str, Any]) -> bool:  # today's second look
-        return r["gap2"] is not None and r["gap2"] <= 0.005 and r["plays"] <= MAX_PLAYS
-
-    def today(r: dict[str, Any]) -> tuple[str, float]:
-        return (r["best3"], r["cpu2"] + r["cpu3"]) if close(r) else plain(r)
-
-    def deeper(r: dict[str, Any]) -> tuple[str, float]:
-        return (r["best3"], r["cpu2"] + r["cpu3"]) if r["plays"] <= MAX_PLAYS else plain(r)
+    known = _policies([])  # 2ply, today's Expert, 3ply: as the rollout rows' own report
 
     def blend12(r: dict[str, Any]) -> tuple[str, float]:
         return r["blend12"], r["cpu2"]
 
     def blend12_today(r: dict[str, Any]) -> tuple[str, float]:
-        return today(r) if close(r) else blend12(r)
+        choice, took = known["today (3ply within 0.005)"](r)  # took > cpu2: it looked at 3ply
+        return (choice, took) if choice != r["best2"] or took != r["cpu2"] else blend12(r)
 
     def blend23(r: dict[str, Any]) -> tuple[str, float]:
         return (r["blend23"], r["cpu2"] + r["cpu3"]) if r["blend23"] else blend12(r)
@@ -144,9 +135,7 @@ def report(rows_path: Path, path: Path) -> None:
     print_policies(
         merged,
         {
-            "2ply": plain,
-            "today (3ply within 0.005)": today,
-            f"3ply (<= {MAX_PLAYS} plays)": deeper,
+            **known,
             "1ply+2ply blend": blend12,
             "blend, 3ply within 0.005": blend12_today,
             "2ply+3ply blend": blend23,

@@ -9,7 +9,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import cast
 
-from sqlalchemy import Table, and_, delete, exists, insert, literal, or_, select
+from sqlalchemy import (
+    Select,
+    String,
+    Table,
+    and_,
+    bindparam,
+    delete,
+    exists,
+    insert,
+    literal,
+    or_,
+    select,
+)
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -50,16 +62,26 @@ def _reachable() -> ColumnElement[bool]:
     return and_(_PLAYERS.c.email.is_not(None), _PLAYERS.c.deleted_at.is_(None))
 
 
-def digest_due(connection: Connection, day: str, default: bool) -> list[str]:
-    """The players who want the digest by e-mail, have a linked address and have not been
-    sent ``day``'s digest (the e-mail channel's default is ``default``)."""
-    key = literal("digest:") + _PLAYERS.c.id + literal(f":{day}")
+def _digest_due(default: bool) -> Select[tuple[str]]:
+    key = literal("digest:") + _PLAYERS.c.id + literal(":") + bindparam("day", type_=String)
     sent = exists(select(_SENT.c.key).where(_SENT.c.key == key))
-    rows = connection.execute(
+    return (
         select(_PLAYERS.c.id)
         .where(_reachable(), _wanted("turn", default), ~sent)
         .order_by(_PLAYERS.c.id)
     )
+
+
+_DIGEST_DUE = {default: _digest_due(default) for default in (False, True)}
+"""Built once, the day bound when run: this statement built anew left a reference cycle of 32
+objects each time it ran, and the server's cyclic collector is off
+(:mod:`bidak.server.shared.collector`)."""
+
+
+def digest_due(connection: Connection, day: str, default: bool) -> list[str]:
+    """The players who want the digest by e-mail, have a linked address and have not been
+    sent ``day``'s digest (the e-mail channel's default is ``default``)."""
+    rows = connection.execute(_DIGEST_DUE[default], {"day": day})
     return [str(row.id) for row in rows]
 
 

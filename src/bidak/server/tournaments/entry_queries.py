@@ -12,6 +12,7 @@ from bidak.server.shared.store.models import PlayerRow
 from bidak.server.shared.store.rows import insert_rows
 from bidak.server.tournaments.step_queries import (
     ACTIVE,
+    NOT_OVER,
     E,
     M,
     T,
@@ -38,7 +39,7 @@ def create(connection: Connection, row: TournamentRow) -> bool:
         connection.execute(
             select(PLAYERS.c.id).where(PLAYERS.c.id == row.creator_id).with_for_update()
         )
-        players = select(func.count()).where(T.c.status.in_(ACTIVE), T.c.creator_id.is_not(None))
+        players = select(func.count()).where(NOT_OVER, T.c.creator_id.is_not(None))
         mine = connection.execute(players.where(T.c.creator_id == row.creator_id)).scalar_one()
         if mine >= OPEN_PER_PLAYER:
             raise TournamentError(

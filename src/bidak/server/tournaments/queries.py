@@ -23,6 +23,7 @@ from bidak.server.shared.store.rows import insert_rows
 from bidak.server.tournaments.grace_queries import arena_absences, knockout_grace
 from bidak.server.tournaments.step_queries import (
     ACTIVE,
+    NOT_OVER,
     ROOMS,
     E,
     M,
@@ -57,9 +58,7 @@ def active(connection: Connection, now: float) -> list[str]:
     """Tournaments to step: started (by their time), not over yet, oldest start first."""
     return list(
         connection.execute(
-            select(_T.c.id)
-            .where(_T.c.status.in_(ACTIVE), _T.c.starts_at <= now)
-            .order_by(_T.c.starts_at)
+            select(_T.c.id).where(NOT_OVER, _T.c.starts_at <= now).order_by(_T.c.starts_at)
         ).scalars()
     )
 
@@ -71,7 +70,7 @@ def _take_lease(
         update(_T)
         .where(
             _T.c.id == tournament_id,
-            _T.c.status.in_(ACTIVE),
+            NOT_OVER,
             or_(
                 _T.c.lease_owner == owner,
                 _T.c.lease_owner.is_(None),
@@ -205,7 +204,10 @@ def _arena_step(
             done.planned.append(_plan(connection, t, code, (a.player, b.player), length, now))
             connection.execute(
                 update(_E)
-                .where(_E.c.tournament_id == t.id, _E.c.player_id.in_([a.player, b.player]))
+                .where(
+                    _E.c.tournament_id == t.id,
+                    or_(_E.c.player_id == a.player, _E.c.player_id == b.player),
+                )
                 .values(room_code=code)
             )
             done.changed = True
@@ -388,7 +390,7 @@ def listing(connection: Connection, since: float, limit: int = 20) -> list[dict[
         select(_T, count)
         .where(
             _T.c.private.is_(False),
-            or_(_T.c.status.in_(ACTIVE), _T.c.starts_at >= since),
+            or_(NOT_OVER, _T.c.starts_at >= since),
         )
         .order_by(_T.c.starts_at)
         .limit(limit)

@@ -22,6 +22,12 @@ ROOMS = cast(Table, RoomRow.__table__)
 ACTIVE = ("open", "running")
 """The statuses of a tournament not over."""
 
+NOT_OVER = T.c.status.in_(ACTIVE)
+"""The condition "not over", built once. An IN of literal values built anew leaves a reference
+cycle behind each statement that runs it (10 objects with SQLAlchemy 2.1), and the server's
+cyclic collector is off (:mod:`bidak.server.shared.collector`): the tick that runs every second
+would pile them up. Statements use this one."""
+
 
 class TournamentError(Refusal):
     """A tournament request the server refuses (see :class:`Refusal`)."""

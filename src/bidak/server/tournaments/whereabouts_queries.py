@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import func, or_, select
 from sqlalchemy.engine import Connection
 
-from bidak.server.tournaments.step_queries import ACTIVE, ROOMS, E, M, T
+from bidak.server.tournaments.step_queries import NOT_OVER, ROOMS, E, M, T
 
 _T, _E, _M, _ROOMS = T, E, M, ROOMS
 
@@ -25,7 +25,7 @@ def mine(connection: Connection, player_id: str) -> dict[str, Any]:
         select(func.count())
         .select_from(_E)
         .join(_T, _T.c.id == _E.c.tournament_id)
-        .where(_E.c.player_id == player_id, _T.c.status.in_(ACTIVE))
+        .where(_E.c.player_id == player_id, NOT_OVER)
     ).scalar_one()
     waiting = connection.execute(
         select(_M.c.tournament_id, _M.c.room_code)
@@ -35,7 +35,7 @@ def mine(connection: Connection, player_id: str) -> dict[str, Any]:
             _seated(player_id),
             _M.c.winner_id.is_(None),
             _ROOMS.c.match_id.is_(None),
-            _T.c.status.in_(ACTIVE),
+            NOT_OVER,
         )
         .order_by(_M.c.created_at.desc())
         .limit(1)

@@ -1,6 +1,7 @@
 """Players in a process of their own (``python -m tests.server.crowd URL PRACTICE FRIEND``):
-they play 1-point practice matches against a bot and friend matches between two of them over
-the real WebSocket, then print how many intents they sent. A test that counts the server's
+they play 1-point practice matches against a bot, and friend matches between two of them, live
+and by correspondence (as many of each), over the real WebSocket, then print how many intents
+they sent. A test that counts the server's
 garbage runs them here, so that their own (the HTTP and WebSocket clients') is not counted."""
 
 from __future__ import annotations
@@ -35,10 +36,11 @@ async def practice(running: Running, seed: int) -> int:
         return guest.sent
 
 
-async def friend(running: Running, seed: int) -> int:
+async def friend(running: Running, seed: int, correspondence: bool = False) -> int:
     alice, bob = CountingClient(running), CountingClient(running)
     async with alice, bob:
-        room, _ = await friend_room(alice, bob, length=1)
+        days = {"days_per_move": 3} if correspondence else {}
+        room, _ = await friend_room(alice, bob, length=1, **days)
         await alice.join(room["code"])
         await bob.join(room["code"])
         await play_all(
@@ -53,6 +55,7 @@ async def crowd(base: str, practices: int, friends: int) -> int:
     sent = await asyncio.gather(
         *(practice(running, n) for n in range(practices)),
         *(friend(running, 1000 + 2 * n) for n in range(friends)),
+        *(friend(running, 2000 + 2 * n, correspondence=True) for n in range(friends)),
     )
     return sum(sent)
 

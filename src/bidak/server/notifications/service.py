@@ -70,7 +70,8 @@ class Notifications:
         told = Told(key, player_id, kind, room, self.clock.now())
         work = partial(queries.add, key=key, player_id=player_id, kind=kind, room=room, at=told.at)
         try:
-            await self.db.write_keyed(work)
+            if not await self.db.write_keyed(work):
+                return False
         except KeyTaken:
             return False
         for channel in self.channels:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, insert, or_, select, update
+from sqlalchemy import Table, and_, bindparam, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
 from bidak.correspondence import Away, book
@@ -47,11 +47,16 @@ def take_vacation(connection: Connection, player_id: str, now: float, days: int,
     return away
 
 
+_AUTO_ROLLS = select(_PLAYERS.c.id, _PLAYERS.c.auto_roll).where(
+    _PLAYERS.c.id.in_(bindparam("ids", expanding=True))
+)
+"""Built once: run on every correspondence action, an IN built anew would leave a reference
+cycle each time (the server's cyclic collector is off, :mod:`bidak.server.shared.collector`)."""
+
+
 def auto_rolls(connection: Connection, ids: list[str]) -> dict[str, bool]:
     """Whether each of the players asked for forced rolls and single plays to be applied."""
-    rows = connection.execute(
-        select(_PLAYERS.c.id, _PLAYERS.c.auto_roll).where(_PLAYERS.c.id.in_(ids))
-    )
+    rows = connection.execute(_AUTO_ROLLS, {"ids": ids})
     return {row.id: bool(row.auto_roll) for row in rows}
 
 

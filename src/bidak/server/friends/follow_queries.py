@@ -33,6 +33,31 @@ FRIENDS_MAX = 200
 SEARCH_SIZE = 10
 
 
+_LAST_SEEN = (
+    select(_SESSIONS.c.player_id, func.max(_SESSIONS.c.last_seen))
+    .where(_SESSIONS.c.player_id.in_(bindparam("ids", expanding=True)))
+    .group_by(_SESSIONS.c.player_id)
+)
+_LIVE_TABLES = (
+    select(
+        _ROOMS.c.code, _ROOMS.c.private, _ROOMS.c.seat0_id, _ROOMS.c.seat1_id, _MATCHES.c.updated_at
+    )
+    .join(_MATCHES, _MATCHES.c.id == _ROOMS.c.match_id)
+    .where(
+        or_(
+            _ROOMS.c.seat0_id.in_(bindparam("ids", expanding=True)),
+            _ROOMS.c.seat1_id.in_(bindparam("ids", expanding=True)),
+        ),
+        _MATCHES.c.finished.is_(False),
+        _ROOMS.c.days_per_move.is_(None),
+    )
+    .order_by(_MATCHES.c.updated_at)
+)
+"""The friends list's statements, built once with their ids bound when run: an IN of a list
+built anew leaves a reference cycle each time it runs (the server's cyclic collector is off,
+:mod:`bidak.server.shared.collector`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Friend:
     id: str
@@ -95,13 +120,7 @@ def friends(connection: Connection, player_id: str) -> list[Friend]:
     ids = [row.id for row in rows]
     if not ids:
         return []
-    seen = dict(
-        connection.execute(
-            select(_SESSIONS.c.player_id, func.max(_SESSIONS.c.last_seen))
-            .where(_SESSIONS.c.player_id.in_(ids))
-            .group_by(_SESSIONS.c.player_id)
-        ).all()
-    )
+    seen = dict(connection.execute(_LAST_SEEN, {"ids": ids}).all())
     tables = _live_tables(connection, ids)
     return [
         Friend(
@@ -120,22 +139,7 @@ def friends(connection: Connection, player_id: str) -> list[Friend]:
 def _live_tables(connection: Connection, ids: Sequence[str]) -> dict[str, tuple[str, bool]]:
     """Each player's latest live (not correspondence) table in play, with whether it is
     private: ``{player: (room, private)}``."""
-    rows = connection.execute(
-        select(
-            _ROOMS.c.code,
-            _ROOMS.c.private,
-            _ROOMS.c.seat0_id,
-            _ROOMS.c.seat1_id,
-            _MATCHES.c.updated_at,
-        )
-        .join(_MATCHES, _MATCHES.c.id == _ROOMS.c.match_id)
-        .where(
-            or_(_ROOMS.c.seat0_id.in_(ids), _ROOMS.c.seat1_id.in_(ids)),
-            _MATCHES.c.finished.is_(False),
-            _ROOMS.c.days_per_move.is_(None),
-        )
-        .order_by(_MATCHES.c.updated_at)
-    )
+    rows = connection.execute(_LIVE_TABLES, {"ids": list(ids)})
     found: dict[str, tuple[str, bool]] = {}
     wanted = set(ids)
     for row in rows:  # oldest first: the latest wins

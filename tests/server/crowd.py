@@ -1,8 +1,10 @@
 """Players in a process of their own (``python -m tests.server.crowd URL PRACTICE FRIEND``):
 they play 1-point practice matches against a bot, and friend matches between two of them, live
 and by correspondence (as many of each), over the real WebSocket, then print how many intents
-they sent. A test that counts the server's
-garbage runs them here, so that their own (the HTTP and WebSocket clients') is not counted."""
+they sent; after a correspondence match each player also reads the pages a player reads between
+turns (counted with the intents: each is a request the server answers). A test that counts
+the server's garbage runs them here, so that their own (the HTTP and WebSocket clients') is not
+counted."""
 
 from __future__ import annotations
 
@@ -46,7 +48,46 @@ async def friend(running: Running, seed: int, correspondence: bool = False) -> i
         await play_all(
             drive(alice, Script(seed, double=0.3), 0), drive(bob, Script(seed + 1, double=0.3), 1)
         )
-        return alice.sent + bob.sent
+        if not correspondence:
+            return alice.sent + bob.sent
+        pages = await browse(alice, bob, room) + await browse(bob, alice, room)
+        return alice.sent + bob.sent + pages
+
+
+PAGES = (
+    "/api/me",
+    "/api/friends",
+    "/api/challenges",
+    "/api/notifications",
+    "/api/notifications/unread",
+    "/api/games",
+    "/api/leaderboard",
+    "/api/live",
+    "/api/me/wallet",
+    "/api/training",
+    "/api/puzzles",
+    "/api/shop",
+    "/api/tournaments",
+    "/api/vacation",
+)
+"""What a player looks at between turns (each read once after a correspondence match)."""
+
+
+async def browse(me: Client, other: Client, room: dict[str, Any]) -> int:
+    """Follow ``other``, read the pages a player reads between turns, the other's profile and
+    the match's record, and mark the notifications read; how many requests that was."""
+    other_id = (await other.http.get("/api/me")).json()["id"]
+    match_id = (await me.http.get(f"/api/rooms/{room['code']}")).json()["match_id"]
+    asked = [
+        await me.http.put(f"/api/friends/{other_id}"),
+        *[await me.http.get(page) for page in PAGES],
+        await me.http.get(f"/api/players/{other_id}"),
+        await me.http.get(f"/api/matches/{match_id}/events"),
+        await me.http.post("/api/notifications/read", json={}),
+    ]
+    for answer in asked:
+        answer.raise_for_status()
+    return len(asked)
 
 
 async def crowd(base: str, practices: int, friends: int) -> int:

@@ -157,21 +157,14 @@ def profile(connection: Connection, player_id: str, recent: int = 20) -> Profile
     )
 
 
-def tournament_results(
-    connection: Connection, player_id: str, recent: int = 20
-) -> tuple[list[TournamentLine], dict[tuple[str, int], int]]:
-    """The player's finished tournaments (the ``recent`` last ones) and their trophies (over
-    all of them). An arena's place is the standings' rank (score, then wins; equal ones share
-    it), counted among those who played; a knockout's comes from its bracket
-    (:func:`bidak.tournament.places`). An arena the player joined but never played in is no
-    result. The places of guests merged into the player's account at a sign-in are the
-    player's too (the tournament keeps the guest's name in its standings and bracket); where
-    both played one tournament, the better place counts."""
-    me = _ENTRANTS.alias("me")
-    themselves = select(_PLAYERS.c.id).where(
-        or_(_PLAYERS.c.id == player_id, _PLAYERS.c.merged_into == player_id)
-    )
-    other = _ENTRANTS.alias("other")
+_THEMSELVES = select(_PLAYERS.c.id).where(
+    or_(_PLAYERS.c.id == bindparam("player"), _PLAYERS.c.merged_into == bindparam("player"))
+)
+"""The player (``player``, bound when run) and the guests merged into their account."""
+
+
+def _tournament_results() -> Any:
+    me, other = _ENTRANTS.alias("me"), _ENTRANTS.alias("other")
     better = (
         select(func.count())
         .select_from(other)
@@ -191,7 +184,7 @@ def tournament_results(
         .where(other.c.tournament_id == me.c.tournament_id, other.c.played > 0)
         .scalar_subquery()
     )
-    rows = connection.execute(
+    return (
         select(
             _TOURNAMENTS.c.id,
             _TOURNAMENTS.c.name,
@@ -205,13 +198,32 @@ def tournament_results(
         )
         .select_from(me.join(_TOURNAMENTS, _TOURNAMENTS.c.id == me.c.tournament_id))
         .where(
-            me.c.player_id.in_(themselves),
+            me.c.player_id.in_(_THEMSELVES),
             _TOURNAMENTS.c.status == "finished",
             or_(_TOURNAMENTS.c.kind != "arena", me.c.played > 0),
         )
         .order_by(_TOURNAMENTS.c.starts_at.desc(), _TOURNAMENTS.c.id)
         .limit(500)
-    ).all()
+    )
+
+
+_TOURNAMENT_RESULTS = _tournament_results()
+"""Built once, the player bound when run: built anew for each profile, its two aliases of the
+entrants' table left about 330 objects in reference cycles a request, for a cyclic collector
+the server keeps off (:mod:`bidak.server.shared.collector`)."""
+
+
+def tournament_results(
+    connection: Connection, player_id: str, recent: int = 20
+) -> tuple[list[TournamentLine], dict[tuple[str, int], int]]:
+    """The player's finished tournaments (the ``recent`` last ones) and their trophies (over
+    all of them). An arena's place is the standings' rank (score, then wins; equal ones share
+    it), counted among those who played; a knockout's comes from its bracket
+    (:func:`bidak.tournament.places`). An arena the player joined but never played in is no
+    result. The places of guests merged into the player's account at a sign-in are the
+    player's too (the tournament keeps the guest's name in its standings and bracket); where
+    both played one tournament, the better place counts."""
+    rows = connection.execute(_TOURNAMENT_RESULTS, {"player": player_id}).all()
     best: dict[str, TournamentLine] = {}  # by tournament, in the rows' order
     for row in rows:
         if row.kind == "arena":
@@ -371,20 +383,24 @@ def record_review(connection: Connection, match_id: str, prs: dict[str, float], 
             )
 
 
+_IN_A_SEAT = or_(
+    _TOUR_MATCHES.c.seat0_id.in_(_THEMSELVES), _TOUR_MATCHES.c.seat1_id.in_(_THEMSELVES)
+)
+_TOUR_PLAYED = (
+    select(func.count())
+    .select_from(_TOUR_MATCHES)
+    .where(_IN_A_SEAT, _TOUR_MATCHES.c.winner_id.is_not(None))
+)
+_TOUR_WON = (
+    select(func.count())
+    .select_from(_TOUR_MATCHES)
+    .where(_IN_A_SEAT, _TOUR_MATCHES.c.winner_id.in_(_THEMSELVES))
+)
+
+
 def tournament_matches(connection: Connection, player_id: str) -> tuple[int, int]:
     """(tournament matches decided, won) of the player, a guest's unrated ones included (and
     those of guests merged into the account)."""
-    themselves = select(_PLAYERS.c.id).where(
-        or_(_PLAYERS.c.id == player_id, _PLAYERS.c.merged_into == player_id)
-    )
-    seated = or_(_TOUR_MATCHES.c.seat0_id.in_(themselves), _TOUR_MATCHES.c.seat1_id.in_(themselves))
-    decided = _TOUR_MATCHES.c.winner_id.is_not(None)
-    played = connection.execute(
-        select(func.count()).select_from(_TOUR_MATCHES).where(seated, decided)
-    ).scalar_one()
-    won = connection.execute(
-        select(func.count())
-        .select_from(_TOUR_MATCHES)
-        .where(seated, _TOUR_MATCHES.c.winner_id.in_(themselves))
-    ).scalar_one()
+    played = connection.execute(_TOUR_PLAYED, {"player": player_id}).scalar_one()
+    won = connection.execute(_TOUR_WON, {"player": player_id}).scalar_one()
     return int(played), int(won)

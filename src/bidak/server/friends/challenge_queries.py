@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Row, Table, func, insert, select, update
+from sqlalchemy import Row, Table, and_, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from bidak.challenges import EXPIRES_AFTER, Challenge, State
@@ -78,8 +78,12 @@ def add(
 
 
 def _open_since(now: float) -> Any:
-    """Open and not expired at ``now``."""
-    return (_CHALLENGES.c.state == State.OPEN.value) & (_CHALLENGES.c.created > now - EXPIRES_AFTER)
+    """Open and not expired at ``now``. With ``and_``, not ``&``: an operator applied to a new
+    expression keeps a comparator that refers back to it, a reference cycle a call (the
+    server's cyclic collector is off, :mod:`bidak.server.shared.collector`)."""
+    return and_(
+        _CHALLENGES.c.state == State.OPEN.value, _CHALLENGES.c.created > now - EXPIRES_AFTER
+    )
 
 
 def open_from(connection: Connection, from_id: str, to_id: str, now: float) -> tuple[int, bool]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import and_, func, or_, select
 from sqlalchemy.engine import Connection
 
 from bidak.server.tournaments.step_queries import NOT_OVER, ROOMS, E, M, T
@@ -66,7 +66,7 @@ def of_room(connection: Connection, code: str, player_id: str) -> dict[str, Any]
             _seated(seat),
             or_(
                 _M.c.created_at < match.created_at,
-                (_M.c.created_at == match.created_at) & (_M.c.room_code <= match.room_code),
+                and_(_M.c.created_at == match.created_at, _M.c.room_code <= match.room_code),
             ),
         )
     ).scalar_one()

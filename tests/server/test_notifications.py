@@ -1,15 +1,18 @@
 """The notification centre (issue 38): a correspondence match tells each player when it is their
 turn and when it is over, each news once; the bell's unread count; marking read, one's own only;
-a notification stored twice under its key is stored once."""
+a notification stored twice under its key, or eight times at once, is stored once (on SQLite and
+PostgreSQL)."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bidak.server.shared.clocks import ManualClock
+from tests.server.backends import database_url, postgres_url
 from tests.server.harness import (
     Client,
     catch_up,
@@ -20,6 +23,7 @@ from tests.server.harness import (
 )
 from tests.server.scripted import Script
 
+__all__ = ["database_url", "postgres_url"]
 pytestmark = pytest.mark.anyio
 
 HOUR = 3600.0
@@ -82,13 +86,28 @@ async def test_a_correspondence_match_tells_each_player_their_turns_and_its_end(
             assert all(n["read"] for n in (await _notes(alice))["notes"])
 
 
-async def test_a_notification_is_stored_once_under_its_key(tmp_path: Path) -> None:
-    async with running_server(server_settings(tmp_path), ManualClock()) as running:
+async def test_a_notification_is_stored_once_under_its_key(
+    database_url: str, tmp_path: Path
+) -> None:
+    settings = server_settings(tmp_path, database_url=database_url)
+    async with running_server(settings, ManualClock()) as running:
         async with Client(running) as alice:
             me = (await alice.http.get("/api/me")).json()["id"]
             notes = running.services.notifications
-            assert await notes.tell("moderator:1", me, "moderator")
+            handed: list[str] = []
+
+            async def channel(told: Any) -> None:
+                handed.append(told.key)
+
+            notes.add_channel(channel)
+            # At once (on PostgreSQL, transactions that may all look before any inserts): one
+            # stores it and is handed on; the others store nothing and raise nothing.
+            stored = await asyncio.gather(
+                *(notes.tell("moderator:1", me, "moderator") for _ in range(8))
+            )
+            assert stored.count(True) == 1
             assert not await notes.tell("moderator:1", me, "moderator")
+            assert handed == ["moderator:1"]
             assert (await _notes(alice))["unread"] == 1
             with pytest.raises(ValueError):
                 await notes.tell("x:1", me, "gossip")

@@ -81,8 +81,9 @@ class Live:
         return self.state.phase is Phase.MATCH_OVER
 
 
-Deadline = Callable[[Room, MatchState], tuple[float | None, int | None]]
-"""The deadline (and the version it is for) of the decision pending in a state."""
+Deadline = Callable[[Room, MatchState, float], tuple[float | None, int | None]]
+"""The deadline (and the version it is for) of the decision pending in a state reached at a
+time (:func:`bidak.server.play.timeouts.deadline`)."""
 
 POSITION_FREE = (ForfeitMatch, ResignGame, SetAutoplay)
 """Intents that do not depend on the position: never refused as stale (a player who resigns
@@ -269,7 +270,12 @@ class Actor:
                 events.extend(more)
                 if not events:
                     return
-                deadline, deadline_version = self._deadline(live.room, state)
+                # One reading of the clock for the events' time and the deadline: a
+                # correspondence clock works the deadline out again from the events' time
+                # (counting vacations), and a deadline that differs by a microsecond is stored
+                # again on every move.
+                now = self.clock.now()
+                deadline, deadline_version = self._deadline(live.room, state, now)
                 stored = state_to_json(state)
                 over = state.phase is Phase.MATCH_OVER
                 change = Append(
@@ -281,7 +287,7 @@ class Actor:
                     deadline=deadline,
                     deadline_version=deadline_version,
                     finished=over,
-                    at=self.clock.now(),
+                    at=now,
                     rated=rated_end(live.room, match_id, state),
                     # A live match's move may wait for the next checkpoint to reach the disk;
                     # its end (the result, the ratings) and a correspondence move, whose

@@ -78,7 +78,7 @@ class RoomService:
             clock,
             seeds,
             room=self.room,
-            deadline=lambda room, state: deadline(room, state, clock.now()),
+            deadline=deadline,
             stored=self._stored,
             manual=self._manual,
         )

@@ -176,10 +176,15 @@ class Timers:
         """``live`` with its stored deadline moved to when its correspondence decision really
         runs out (``player_id`` deciding, their vacations counted); None when the match moved
         on meanwhile. The clock asks each time it wakes; booking a vacation asks at once."""
-        when = await due(self.store.db, live, player_id)
+        # Shielded: a move right after the one that armed this clock re-arms it, cancelling
+        # this task, often while it still reads here; cancelled inside SQLAlchemy's driver
+        # (PostgreSQL), the CancelledError stays in a local of a frame it passed, a reference
+        # cycle that holds the match's state for a collector the server keeps off. The read
+        # runs to its end instead, and only this task is cancelled.
+        when = await asyncio.shield(due(self.store.db, live, player_id))
         if when is None or live.deadline is None or abs(when - live.deadline) <= 1e-6:
             return live
-        if not await store_deadline(self.store.db, live, when):
+        if not await asyncio.shield(store_deadline(self.store.db, live, when)):
             return None
         live = replace(live, deadline=when)
         if self.actor.known_state(live.match_id) is live.state:

@@ -69,6 +69,13 @@ PAGES = (
     "/api/shop",
     "/api/tournaments",
     "/api/vacation",
+    "/api/me/sessions",
+    "/api/blocks",
+    "/api/games/settings",
+    "/api/notifications/settings",
+    "/api/puzzles/next",
+    "/api/training/drill",
+    "/api/friends/search?name=a",
 )
 """What a player looks at between turns (each read once after a correspondence match)."""
 
@@ -84,6 +91,7 @@ async def browse(me: Client, other: Client, room: dict[str, Any]) -> int:
         await me.http.get(f"/api/players/{other_id}"),
         await me.http.get(f"/api/matches/{match_id}/events"),
         await me.http.post("/api/notifications/read", json={}),
+        await me.http.post("/api/me/checkin"),
     ]
     for answer in asked:
         answer.raise_for_status()

@@ -100,7 +100,7 @@ async def test_a_notification_is_stored_once_under_its_key(
                 handed.append(told.key)
 
             notes.add_channel(channel)
-            # At once (on PostgreSQL, transactions that may all look before any inserts): one
+            # At once (on PostgreSQL, transactions that may all try before any commits): one
             # stores it and is handed on; the others store nothing and raise nothing.
             stored = await asyncio.gather(
                 *(notes.tell("moderator:1", me, "moderator") for _ in range(8))

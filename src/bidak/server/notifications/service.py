@@ -69,10 +69,7 @@ class Notifications:
             raise ValueError(f"unknown notification kind {kind!r}")
         told = Told(key, player_id, kind, room, self.clock.now())
         work = partial(queries.add, key=key, player_id=player_id, kind=kind, room=room, at=told.at)
-        try:
-            if not await self.db.write_keyed(work):
-                return False
-        except KeyTaken:
+        if not await self.db.write(work):
             return False
         for channel in self.channels:
             try:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-from sqlalchemy import Table, func, insert, select, update
+from sqlalchemy import Float, Table, bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection, Row
 
 from bidak.server.accounts import set_puzzle_rating
@@ -110,6 +110,12 @@ def _open_to(player_id: str) -> list[Any]:
     ]
 
 
+_DISTANCE = func.abs(_PUZZLES.c.rating - bindparam("rating", type_=Float))
+"""How far a puzzle's rating is from the solver's (bound when run). Built once: arithmetic on
+a column builds an expression whose comparator refers back to it, a reference cycle each time
+(the server's cyclic collector is off, :mod:`bidak.server.shared.collector`)."""
+
+
 def next_puzzle(
     connection: Connection, player_id: str, theme: str | None, rating: float
 ) -> Row[Any] | None:
@@ -121,8 +127,9 @@ def next_puzzle(
     near = connection.execute(
         select(_PUZZLES.c.id, _PUZZLES.c.rating)
         .where(*where)
-        .order_by(func.abs(_PUZZLES.c.rating - rating), _PUZZLES.c.id)
-        .limit(NEAREST)
+        .order_by(_DISTANCE, _PUZZLES.c.id)
+        .limit(NEAREST),
+        {"rating": rating},
     ).all()
     chosen = nearest([(row.id, row.rating) for row in near], rating)
     return None if chosen is None else puzzle(connection, chosen)

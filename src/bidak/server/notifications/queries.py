@@ -31,17 +31,15 @@ class Note:
     read: bool
 
 
+_TOLD = ("key", "player_id", "kind", "room", "at")
+"""The columns a new notification binds when stored (it is stored unread)."""
+
+
 def _insert_new(insert: Any) -> Any:
+    values: dict[str, Any] = {name: bindparam(name) for name in _TOLD}
     return (
         insert(_NOTES)
-        .values(
-            key=bindparam("key"),
-            player_id=bindparam("player_id"),
-            kind=bindparam("kind"),
-            room=bindparam("room"),
-            at=bindparam("at"),
-            read=False,
-        )
+        .values({**values, "read": False})
         .on_conflict_do_nothing(index_elements=[_NOTES.c.key])
     )
 
@@ -64,8 +62,8 @@ def add(
 ) -> bool:
     """Store a notification unless one is stored under ``key`` already (by this transaction's
     time, or by one committing meanwhile); whether this stored it. Never raises for the key."""
-    values = {"key": key, "player_id": player_id, "kind": kind, "room": room, "at": at}
-    return bool(connection.execute(_ADD[connection.dialect.name], values).rowcount)
+    told = dict(zip(_TOLD, (key, player_id, kind, room, at), strict=True))
+    return bool(connection.execute(_ADD[connection.dialect.name], told).rowcount)
 
 
 def newest(connection: Connection, player_id: str) -> list[Note]:

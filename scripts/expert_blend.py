@@ -33,7 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from expert_deeper import game_states, timed
-from expert_rollouts import _policies, print_policies
+from expert_rollouts import _policies, print_policies, second_look
 
 from bidak.engine.bots import shared_engines
 from bidak.engine.context import context_for
@@ -126,8 +126,7 @@ def report(rows_path: Path, path: Path) -> None:
         return r["blend12"], r["cpu2"]
 
     def blend12_today(r: dict[str, Any]) -> tuple[str, float]:
-        choice, took = known["today (3ply within 0.005)"](r)  # took > cpu2: it looked at 3ply
-        return (choice, took) if choice != r["best2"] or took != r["cpu2"] else blend12(r)
+        return known["today (3ply within 0.005)"](r) if second_look(r) else blend12(r)
 
     def blend23(r: dict[str, Any]) -> tuple[str, float]:
         return (r["blend23"], r["cpu2"] + r["cpu3"]) if r["blend23"] else blend12(r)

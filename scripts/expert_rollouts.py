@@ -97,14 +97,18 @@ def collect(first: int, last: int, seed: str, window: float, out: Path) -> None:
             print(f"game {game}: {len(states)} decisions", flush=True)
 
 
+def second_look(r: dict[str, Any]) -> bool:
+    """Whether today's Expert looks at ``3ply`` in this row's roll (the ``2ply`` gap within
+    0.005, at most :data:`MAX_PLAYS` plays)."""
+    return r["gap2"] is not None and r["gap2"] <= 0.005 and r["plays"] <= MAX_PLAYS
+
+
 def _policies(thresholds: list[float]) -> dict[str, Any]:
     def plain(r: dict[str, Any]) -> tuple[str, float]:
         return r["best2"], r["cpu2"]
 
     def today(r: dict[str, Any]) -> tuple[str, float]:
-        if r["gap2"] is not None and r["gap2"] <= 0.005 and r["plays"] <= MAX_PLAYS:
-            return r["best3"], r["cpu2"] + r["cpu3"]
-        return plain(r)
+        return (r["best3"], r["cpu2"] + r["cpu3"]) if second_look(r) else plain(r)
 
     def deeper(r: dict[str, Any]) -> tuple[str, float]:
         if r["plays"] <= MAX_PLAYS:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, insert, select
+from sqlalchemy import Table, bindparam, insert, select
 from sqlalchemy.engine import Connection
 
 from bidak.fairplay import WINDOW, MatchFigures
@@ -144,8 +144,13 @@ def open_reports(connection: Connection) -> list[Report]:
     return [_report(row) for row in rows]
 
 
+_NAMES = select(_PLAYERS.c.id, _PLAYERS.c.name).where(
+    _PLAYERS.c.id.in_(bindparam("ids", expanding=True))
+)
+
+
 def names_of(connection: Connection, ids: list[str]) -> dict[str, str]:
-    rows = connection.execute(select(_PLAYERS.c.id, _PLAYERS.c.name).where(_PLAYERS.c.id.in_(ids)))
+    rows = connection.execute(_NAMES, {"ids": ids})
     return {row.id: row.name for row in rows}
 
 

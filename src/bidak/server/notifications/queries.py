@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, bindparam, func, select, update
+from sqlalchemy import Table, Update, and_, bindparam, func, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
@@ -87,14 +87,29 @@ def unread(connection: Connection, player_id: str) -> int:
     return int(count)
 
 
+def _marking(ids: bool, room: bool) -> Update:
+    where = [_NOTES.c.player_id == bindparam("player"), _NOTES.c.read.is_(False)]
+    if ids:
+        where.append(_NOTES.c.id.in_(bindparam("ids", expanding=True)))
+    if room:
+        where.append(_NOTES.c.room == bindparam("about"))
+    return update(_NOTES).where(and_(*where)).values(read=True)
+
+
+_MARK = {(ids, room): _marking(ids, room) for ids in (False, True) for room in (False, True)}
+"""``mark_read``'s four statements, built once (an ``in_`` built per call leaves a reference
+cycle; docs/architecture.md, "Storage")."""
+
+
 def mark_read(
     connection: Connection, player_id: str, ids: list[int] | None, room: str | None = None
 ) -> None:
     """Mark the player's notifications ``ids`` read, or those about ``room`` (neither: all of
     them); others' are untouched."""
-    where = and_(_NOTES.c.player_id == player_id, _NOTES.c.read.is_(False))
+    statement = _MARK[(ids is not None, room is not None)]
+    values: dict[str, object] = {"player": player_id}
     if ids is not None:
-        where = and_(where, _NOTES.c.id.in_(ids))
+        values["ids"] = ids
     if room is not None:
-        where = and_(where, _NOTES.c.room == room)
-    connection.execute(update(_NOTES).where(where).values(read=True))
+        values["about"] = room
+    connection.execute(statement, values)

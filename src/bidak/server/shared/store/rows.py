@@ -3,6 +3,7 @@ as, inserting ORM rows."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import secrets
@@ -10,7 +11,7 @@ from collections.abc import Sequence
 from itertools import groupby
 from typing import cast
 
-from sqlalchemy import Table, exists, insert, inspect, update
+from sqlalchemy import BindParameter, Table, Update, bindparam, exists, insert, inspect, update
 from sqlalchemy.engine import Connection
 
 from bidak.server.shared.store.models import Base
@@ -50,19 +51,30 @@ def insert_rows(connection: Connection, rows: Sequence[Base]) -> None:
         connection.execute(insert(table), batch[0] if len(batch) == 1 else batch)
 
 
+@functools.cache
+def _move_statement(table: Table, column: str, same: str) -> Update:
+    """``move_rows``' statement for one table, built once: an ``alias()`` and ``~exists()``
+    built anew on every call leave their objects in reference cycles (about 100 a table
+    moved; docs/architecture.md, "Storage"). The values are bound: ``move_from``, ``move_to``."""
+    mine = table.alias("mine")
+    owner, place = table.c[column], table.c[same]
+    to_id: BindParameter[str] = bindparam("move_to")
+    return (
+        update(table)
+        .where(
+            owner == bindparam("move_from"),
+            ~exists().where(mine.c[column] == to_id, mine.c[same] == place),
+        )
+        .values({column: to_id})
+    )
+
+
 def move_rows(
     connection: Connection, table: Table, column: str, from_id: str, to_id: str, same: str
 ) -> None:
     """Give ``from_id``'s rows of ``table`` (by ``column``) to ``to_id``, except those for a
     ``same`` value ``to_id`` already has a row for: they stay where they are, so nothing is
     stored twice and nothing is deleted (a guest's history joining its account)."""
-    mine = table.alias("mine")
-    owner, place = table.c[column], table.c[same]
     connection.execute(
-        update(table)
-        .where(
-            owner == from_id,
-            ~exists().where(mine.c[column] == to_id, mine.c[same] == place),
-        )
-        .values({column: to_id})
+        _move_statement(table, column, same), {"move_from": from_id, "move_to": to_id}
     )

@@ -1,8 +1,10 @@
 """Players in a process of their own (``python -m tests.server.crowd URL PRACTICE FRIEND``):
-they play 1-point practice matches against a bot, and friend matches between two of them, live
-and by correspondence (as many of each), over the real WebSocket, then print how many intents
-they sent; after a correspondence match each player also reads the pages a player reads between
-turns (counted with the intents: each is a request the server answers). A test that counts
+they play 1-point practice matches against a bot (asking for hints), and friend matches between
+two of them, live and by correspondence (as many of each), quick matches with a rematch and
+challenges between friends (half as many, at most two quick pairs), over the real WebSocket,
+then print how many intents they sent; after a correspondence match each player also reads the
+pages a player reads between turns (counted with the intents: each is a request the server
+answers). A test that counts
 the server's garbage runs them here, so that their own (the HTTP and WebSocket clients') is not
 counted."""
 
@@ -26,16 +28,86 @@ class CountingClient(Client):
         await super().act(action)
 
 
+HINTS = 10
+
+
+class HintingClient(CountingClient):
+    """A player at a practice table who asks for the engine's hint before each of its first
+    :data:`HINTS` plays (inside the hints' rate limit; each ask is counted: a request the
+    server answers, with an engine search behind it)."""
+
+    room = ""
+    hints = 0
+
+    async def act(self, action: dict[str, Any]) -> None:
+        if action.get("type") == "play" and self.hints < HINTS:
+            self.hints += 1
+            asked = await self.http.get(f"/api/rooms/{self.room}/hint")
+            asked.raise_for_status()
+            self.sent += 1
+        await super().act(action)
+
+
 async def practice(running: Running, seed: int) -> int:
-    guest = CountingClient(running)
+    guest = HintingClient(running)
     async with guest:
         created = await guest.http.post(
             "/api/rooms", json={"kind": "practice", "length": 1, "level": "beginner"}
         )
         created.raise_for_status()
-        await guest.join(created.json()["code"])
+        guest.room = created.json()["code"]
+        await guest.join(guest.room)
         await drive(guest, Script(seed, double=0.3), 0)
         return guest.sent
+
+
+async def play_room(clients: tuple[Client, Client], code: str, seed: int) -> None:
+    """Both players join ``code`` (each finds its seat in the snapshot) and play it out."""
+    seats = [(await client.join(code))["seat"] for client in clients]
+    await play_all(
+        *(
+            drive(client, Script(seed + n, double=0.3), seat)
+            for n, (client, seat) in enumerate(zip(clients, seats, strict=True))
+        )
+    )
+
+
+async def quick(running: Running, seed: int, cube: bool) -> int:
+    """Two players press Quick match for a 1-point match, are paired, greet each other, play,
+    then one offers a rematch, the other accepts, and they play that too. ``cube`` tells the
+    pairs apart (the queue pairs the same options only): at most two pairs at once."""
+    alice, bob = CountingClient(running), CountingClient(running)
+    async with alice, bob:
+        options = {"length": 1, "move_seconds": 90, "cube": cube}
+        asked = [await player.http.post("/api/quick", json=options) for player in (alice, bob)]
+        code = asked[1].json()["room"]
+        await play_room((alice, bob), code, seed)
+        await alice.send({"type": "talk", "phrase": "good_game"})
+        offered = await alice.http.post(f"/api/rooms/{code}/rematch")
+        accepted = await bob.http.post(f"/api/rooms/{code}/rematch")
+        for answer in (*asked, offered, accepted):
+            answer.raise_for_status()
+        await play_room((alice, bob), accepted.json()["room"], seed + 10)
+        return alice.sent + bob.sent + len(asked) + 3
+
+
+async def challenge(running: Running, seed: int) -> int:
+    """One player follows another, challenges them to a live 1-point match from their
+    profile, the other accepts it, and they play it."""
+    alice, bob = CountingClient(running), CountingClient(running)
+    async with alice, bob:
+        bob_id = (await bob.http.get("/api/me")).json()["id"]
+        asked = [
+            await alice.http.put(f"/api/friends/{bob_id}"),
+            await alice.http.post(
+                "/api/challenges", json={"to": bob_id, "length": 1, "move_seconds": 60}
+            ),
+        ]
+        asked.append(await bob.http.post(f"/api/challenges/{asked[1].json()['id']}/accept"))
+        for answer in asked:
+            answer.raise_for_status()
+        await play_room((alice, bob), asked[2].json()["room"], seed)
+        return alice.sent + bob.sent + len(asked)
 
 
 async def friend(running: Running, seed: int, correspondence: bool = False) -> int:
@@ -105,6 +177,8 @@ async def crowd(base: str, practices: int, friends: int) -> int:
         *(practice(running, n) for n in range(practices)),
         *(friend(running, 1000 + 2 * n) for n in range(friends)),
         *(friend(running, 2000 + 2 * n, correspondence=True) for n in range(friends)),
+        *(quick(running, 3000 + 20 * n, cube=n == 0) for n in range(min(2, friends // 2))),
+        *(challenge(running, 4000 + 2 * n) for n in range(friends // 2)),
     )
     return sum(sent)
 

@@ -28,6 +28,7 @@ _WAITING = (
     .order_by(_QUEUE.c.since)
 )
 _TAKE = delete(_QUEUE).where(_QUEUE.c.player_id.in_(bindparam("pair", expanding=True)))
+_ENTRIES_OF = select(_QUEUE).where(_QUEUE.c.player_id.in_(bindparam("players", expanding=True)))
 
 
 def enqueue_all(
@@ -40,11 +41,7 @@ def enqueue_all(
     each statement is a round trip."""
     wanted = {player_id: options for player_id, _, options, _ in entries}
     found = {
-        row.player_id: row
-        for row in connection.execute(
-            select(_QUEUE).where(_QUEUE.c.player_id.in_(bindparam("players", expanding=True))),
-            {"players": list(wanted)},
-        )
+        row.player_id: row for row in connection.execute(_ENTRIES_OF, {"players": list(wanted)})
     }
     kept: dict[str, float] = {}
     for player_id, row in found.items():

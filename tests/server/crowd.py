@@ -1,5 +1,6 @@
 """Players in a process of their own (``python -m tests.server.crowd URL PRACTICE FRIEND``):
-they play 1-point practice matches against a bot (asking for hints), and friend matches between
+they play 1-point practice matches against a bot (asking for hints; then they review it, drill
+a card and answer a puzzle), and friend matches between
 two of them, live and by correspondence (as many of each), quick matches with a rematch and
 challenges between friends (half as many, at most two quick pairs), over the real WebSocket,
 then print how many intents they sent; after a correspondence match each player also reads the
@@ -29,6 +30,9 @@ class CountingClient(Client):
 
 
 HINTS = 10
+BANKING = 50
+"""Looks (0.1 s apart) for the cards a review banks after its answer, before a player drills
+without them."""
 
 
 class HintingClient(CountingClient):
@@ -58,7 +62,38 @@ async def practice(running: Running, seed: int) -> int:
         guest.room = created.json()["code"]
         await guest.join(guest.room)
         await drive(guest, Script(seed, double=0.3), 0)
-        return guest.sent
+        match_id = (await guest.http.get(f"/api/rooms/{guest.room}")).json()["match_id"]
+        return guest.sent + await train(guest, match_id)
+
+
+async def train(player: Client, match_id: str) -> int:
+    """Review the match (its mistakes become drill cards), answer the drill's first card and
+    the next puzzle, if there are any, as the first legal play or the cube's first answer; how
+    many requests that was."""
+    asked = [await player.http.get(f"/api/matches/{match_id}/review", params={"level": "1ply"})]
+    for _ in range(BANKING):  # the cards are banked after the review's answer
+        asked.append(await player.http.get("/api/training"))
+        if asked[-1].json()["cards"]:
+            break
+        await asyncio.sleep(0.1)
+    for found, key, answering in (
+        ("/api/training/drill", "card", "/api/training/cards"),
+        ("/api/puzzles/next", "puzzle", "/api/puzzles"),
+    ):
+        asked.append(await player.http.get(found))
+        item = asked[-1].json()[key]
+        if item is not None:
+            answer = _first(item)
+            asked.append(await player.http.post(f"{answering}/{item['id']}/answer", json=answer))
+    for done in asked:
+        done.raise_for_status()
+    return len(asked)
+
+
+def _first(item: dict[str, Any]) -> dict[str, Any]:
+    if item["kind"] == "checker":
+        return {"type": "play", "result": item["legal_plays"][0]["result"]}
+    return {"type": "cube", "choice": "no_double" if item["decider"] == "doubler" else "take"}
 
 
 async def play_room(clients: tuple[Client, Client], code: str, seed: int) -> None:

@@ -216,6 +216,7 @@ def timing(count: int, seed: int, overrides: str) -> None:
                 print(
                     f"{name:42} {kind:8} {clock:5} p50 {quantile(picked, 0.5) * 1000:6.0f} ms  "
                     f"p95 {quantile(picked, 0.95) * 1000:6.0f} ms  max {max(picked) * 1000:6.0f} ms"
+                    f"  mean {sum(picked) / len(picked) * 1000:6.0f} ms"
                 )
 
 

@@ -54,6 +54,12 @@ async def test_local_metrics_count_a_match_and_refuse_what_came_through_a_proxy(
         assert seen["bidak_action_seconds_count"] == intents
         assert seen["bidak_loop_lag_seconds_count"] > 0
         assert seen["bidak_live_matches"] == 0
+        # The Beginner decided at every turn of its seat; nobody timed out.
+        assert seen["bidak_bot_decision_seconds_count{level=beginner}"] > 0
+        assert seen["bidak_bot_decision_seconds_sum{level=beginner}"] > 0
+        assert not any(
+            k.startswith("bidak_bot_decision_seconds_count{level=autoplay") for k in seen
+        )
         for name in (
             "bidak_loop_stall_recent_seconds",
             "bidak_gc_pause_recent_seconds",

@@ -254,6 +254,7 @@ def create_app(
         monitor.start()
         if metrics is not None:
             service.on_action = metrics.observe_action
+            service.bots.on_decision = metrics.observe_bot
             quick.on_paired = metrics.pairing_wait.observe
             counted = collector
             metrics.read_from(

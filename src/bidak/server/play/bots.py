@@ -9,6 +9,8 @@ else, remembering the version it decided on.
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
 
 from bidak.engine.bots import Bot, make_bot, quick_bot
 from bidak.engine.levels import Level
@@ -30,6 +32,15 @@ class Bots:
         self.actor, self.tasks, self.pool, self.settings = actor, tasks, pool, settings
         self._bots: dict[str, Bot] = {}
         """The bot of each (match, seat) a bot or auto-play played here, by "match:seat"."""
+        self.on_decision: Callable[[str, float], None] = lambda level, seconds: None
+        """Told each decision the bots' threads made: the bot seat's level, ``autoplay`` or
+        ``quick``, and its seconds from asking to the answer (the metrics)."""
+
+    async def _decide(self, bot: Bot, live: Live, player: Player, level: str) -> Action:
+        started = time.perf_counter()
+        action = await self.pool.decide(bot, live.state, player, timeout=self.settings.bot_budget)
+        self.on_decision(level, time.perf_counter() - started)
+        return action
 
     def bot_for(self, live: Live, player: Player) -> Bot:
         """The bot seat's bot at its level, or auto-play's; the same one all match."""
@@ -59,8 +70,9 @@ class Bots:
             None if is_bot_seat(live.room, player) else fixed_fallback(live.state, player)
         )
         if action is None:
-            action = await self.pool.decide(
-                self.bot_for(live, player), live.state, player, timeout=self.settings.bot_budget
+            level = live.room.bot_level if is_bot_seat(live.room, player) else None
+            action = await self._decide(
+                self.bot_for(live, player), live, player, level or "autoplay"
             )
         chosen = action
         try:
@@ -80,6 +92,4 @@ class Bots:
         fixed = fixed_fallback(live.state, player)
         if fixed is not None:
             return fixed
-        return await self.pool.decide(
-            quick_bot(), live.state, player, timeout=self.settings.bot_budget
-        )
+        return await self._decide(quick_bot(), live, player, "quick")

@@ -83,6 +83,21 @@ class Metrics:
             buckets=PAIRING,
             registry=registry,
         )
+        self.bot_seconds = Histogram(
+            "bidak_bot_decision_seconds",
+            "A bot's decision, from asking the bots' threads to the answer (a wait for a free"
+            " thread included), by level: a bot seat's, autoplay, or quick (a clock run out)",
+            ["level"],
+            buckets=LATENCY,
+            registry=registry,
+        )
+        self._bot_children: dict[str, Histogram] = {}
+
+    def observe_bot(self, level: str, seconds: float) -> None:
+        child = self._bot_children.get(level)
+        if child is None:
+            child = self._bot_children[level] = self.bot_seconds.labels(level)
+        child.observe(seconds)
 
     def observe_action(self, outcome: str, seconds: float) -> None:
         counter = self._action_counters.get(outcome)

@@ -9,7 +9,7 @@ import { onLanguage, t } from "./i18n.js";
 import { historyCard } from "./lobby-history.js";
 import { newMatchCards } from "./lobby-new.js";
 import { quickMatch } from "./quick.js";
-import { tournamentsCard } from "./tournaments.js";
+import { tournamentsCard } from "./tournament-card.js";
 import { trainingCard } from "./training-card.js";
 import { toast } from "./ui.js";
 

@@ -1,157 +1,17 @@
 // @ts-check
-// Tournaments (docs/tournaments.md): the lobby's card (the site's arenas with a countdown, and a
-// knockout of one's own) and the page #/t/ID: the countdown, join, pause, my next match, and the
-// standings (arena) or the bracket (knockout). The page listens on a WebSocket of the player's
-// own for `{"type": "tournament"}`: `changed` fetches the page again, `paired` opens the room.
-// It also asks again every POLL_MS, so a lost message costs a few seconds at most.
+// A tournament's page #/t/ID (docs/tournaments.md; the lobby's card is tournament-card.js): the
+// countdown, join, pause, my next match, and the standings (arena) or the bracket (knockout).
+// The page listens on a WebSocket of the player's own for `{"type": "tournament"}`: `changed`
+// fetches the page again, `paired` opens the room. It also asks again every POLL_MS, so a lost
+// message costs a few seconds at most.
 import { ApiError, api, refusalKey } from "./api.js";
 import { button, clear, h, raw, tx } from "./dom.js";
 import { onLanguage, t } from "./i18n.js";
+import { clockOf, countdown, kindTag, learnNow, POLL_MS, retell, serverNow } from "./tournament-clock.js";
 import { checkTournaments, onTournamentMessage } from "./tournament-follow.js";
-import { copyText, formatClock, toast } from "./ui.js";
+import { copyText, toast } from "./ui.js";
 
-/** @import { TournamentItem, TournamentView, BracketSlot, TournamentMessage, Me } from "./types.js" */
-
-const POLL_MS = 5000;
-
-/** "12:34", or "2 h 05" past an hour. */
-function countdown(/** @type {number} */ seconds) {
-  const s = Math.max(0, Math.ceil(seconds));
-  if (s < 3600) return formatClock(s);
-  return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}`;
-}
-
-/** What the countdown of a tournament counts to, and its label. */
-function clockOf(/** @type {TournamentItem | TournamentView} */ x, /** @type {number} */ now) {
-  if (x.status === "open") return { key: "tour.starts_in", seconds: x.starts_at - now };
-  if (x.status === "running" && x.ends_at !== null) return { key: "tour.ends_in", seconds: x.ends_at - now };
-  if (x.status === "running" && "round_deadline" in x && x.round_deadline !== null)
-    return { key: "tour.round_ends_in", seconds: x.round_deadline - now };
-  return null;
-}
-
-/** A countdown shown in ``node`` moves on: its text only, the node stays (a redraw could swallow
- * a tap on it). */
-function retell(/** @type {Element | null} */ node, /** @type {{ key: string, seconds: number } | null} */ clock) {
-  if (clock && node) node.textContent = t(clock.key, { time: countdown(clock.seconds) });
-}
-
-/** Seconds to add to Date.now()/1000 to get the server's time. */
-let skew = 0;
-const serverNow = () => Date.now() / 1000 + skew;
-
-/**
- * The lobby's card: the site's arenas and public tournaments, each with its countdown.
- * @param {{ navigate: (path: string) => void, session: Promise<unknown> }} context
- */
-export function tournamentsCard({ navigate, session }) {
-  /** @type {TournamentItem[] | null} */
-  let items = null;
-  const list = h("div", { class: "tour-list", id: "tour-list" });
-  const el = h("section", { class: "card", id: "tournaments-card" });
-  /** The card's own text, again in each language. */
-  function fill() {
-    clear(el).append(
-      h(
-        "div",
-        { class: "card-head" },
-        h("span", { class: "card-icon icon-trophy", "aria-hidden": "true" }),
-        tx("tour.title", null, "h2"),
-      ),
-      tx("tour.body", null, "p", { class: "muted" }),
-      list,
-      button("tour.create", () => create(), { class: "btn small", id: "tour-create" }),
-    );
-    draw();
-  }
-
-  async function create() {
-    try {
-      const made = await api.createKnockout({ max_players: 8, lengths: [3], starts_in_minutes: 15 });
-      navigate(`/t/${made.id}`);
-    } catch (error) {
-      toast(tx(refusalKey(error, "tour.failed")), "error");
-    }
-  }
-
-  function draw() {
-    const now = serverNow();
-    clear(list);
-    if (items === null) return;
-    if (!items.length) {
-      list.append(tx("tour.none", null, "p", { class: "muted small", id: "tour-none" }));
-      return;
-    }
-    for (const item of items) {
-      const clock = clockOf(item, now);
-      list.append(
-        h(
-          "a",
-          { class: "tour-item", href: `#/t/${item.id}`, "data-tournament": item.id },
-          h(
-            "span",
-            { class: "tour-item-head" },
-            raw(item.name, "strong", { dir: "auto" }),
-            kindTag(item.name, item.kind),
-          ),
-          h(
-            "span",
-            { class: "muted small" },
-            tx("tour.points", { n: item.length }),
-            " · ",
-            tx("tour.players", { n: item.players }),
-            clock ? " · " : null,
-            clock ? tx(clock.key, { time: countdown(clock.seconds) }, "span", { class: "tour-clock" }) : null,
-          ),
-        ),
-      );
-    }
-  }
-
-  const load = () =>
-    api.tournaments().then(
-      (answer) => {
-        skew = answer.now - Date.now() / 1000;
-        items = answer.tournaments;
-        draw();
-      },
-      () => {},
-    );
-  /** Each second, the countdowns' text only: the list was drawn again every second, and a tap
-   * on a tournament whose press and release straddled that was lost. */
-  function tick() {
-    const now = serverNow();
-    for (const item of items || []) {
-      retell(list.querySelector(`[data-tournament="${item.id}"] .tour-clock`), clockOf(item, now));
-    }
-  }
-
-  fill();
-  session.then(load);
-  const ticker = setInterval(tick, 1000);
-  const poller = setInterval(load, POLL_MS * 6);
-  const off = onLanguage(fill);
-  return {
-    el,
-    stop() {
-      off();
-      clearInterval(ticker);
-      clearInterval(poller);
-    },
-  };
-}
-
-/**
- * The kind's tag beside a tournament's name, unless the name already begins with it (a site's
- * "Knockout 16" beside "Knockout" said it twice).
- * @param {string} name
- * @param {string} kind
- */
-function kindTag(name, kind) {
-  const word = t(`tour.kind.${kind}`);
-  if (name.trim().toLocaleLowerCase().startsWith(word.toLocaleLowerCase())) return null;
-  return tx(`tour.kind.${kind}`, null, "span", { class: "tag" });
-}
+/** @import { TournamentView, BracketSlot, TournamentMessage, Me } from "./types.js" */
 
 /**
  * The tournament page.
@@ -173,7 +33,7 @@ export function mountTournament(root, id, { navigate, me = () => null }) {
   async function load() {
     try {
       view = await api.tournament(id);
-      skew = view.now - Date.now() / 1000;
+      learnNow(view.now);
       missing = false;
     } catch (error) {
       missing = error instanceof ApiError && error.status === 404;

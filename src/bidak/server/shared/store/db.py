@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import wait as wait_for_threads
 from pathlib import Path
+from types import TracebackType
 from typing import Any, TypeVar
 
 import asyncpg
@@ -83,17 +84,37 @@ class StorageError(Exception):
     write whose outcome matters reads the store to find out."""
 
 
-@contextlib.contextmanager
-def _as_storage_errors() -> Iterator[None]:
+class _StorageErrors:
     """Raise the database's failures as :class:`StorageError` (a unique key taken stays an
     ``IntegrityError``: it is an answer, not a failure). A driver raises some without
-    SQLAlchemy's wrapping: a refused connection, a timeout, the pool's wait."""
-    try:
-        yield
-    except IntegrityError:
-        raise
-    except (DBAPIError, OSError, TimeoutError, PoolTimeout) as failed:
-        raise StorageError(f"{type(failed).__name__}: {failed}") from failed
+    SQLAlchemy's wrapping: a refused connection, a timeout, the pool's wait.
+
+    A call cancelled inside SQLAlchemy (on PostgreSQL, awaiting the driver) goes on cancelled
+    without the frames it was cancelled in: SQLAlchemy keeps the ``CancelledError`` in a local
+    of one of them, so its traceback made a reference cycle that held every frame of the call,
+    the caller's too with what it held (a match's state), until a full collection: 174 objects a
+    cancelled call (docs/performance.md, "Python's cyclic collector"). A class, not
+    ``contextlib.contextmanager``, whose exit puts the original traceback back."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self, kind: object, value: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        if isinstance(value, asyncio.CancelledError):
+            value.__traceback__ = None
+        elif isinstance(value, DBAPIError | OSError | TimeoutError | PoolTimeout) and not (
+            isinstance(value, IntegrityError)
+        ):
+            raise StorageError(f"{type(value).__name__}: {value}") from value
+
+
+_STORAGE_ERRORS = _StorageErrors()
+
+
+def _as_storage_errors() -> _StorageErrors:
+    return _STORAGE_ERRORS
 
 
 def async_url(url: str) -> str:

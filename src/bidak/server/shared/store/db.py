@@ -9,7 +9,6 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import wait as wait_for_threads
 from pathlib import Path
-from types import TracebackType
 from typing import Any, TypeVar
 
 import asyncpg
@@ -19,7 +18,6 @@ from alembic.config import Config
 from sqlalchemy import Engine, event, text
 from sqlalchemy.engine import Connection, RootTransaction
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -29,6 +27,9 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import PoolProxiedConnection
 
 from bidak.server.shared.settings import SqliteSync
+from bidak.server.shared.store.errors import KeyTaken as KeyTaken
+from bidak.server.shared.store.errors import StorageError as StorageError
+from bidak.server.shared.store.errors import storage_errors
 from bidak.server.shared.store.sqlite import (
     LEVEL_KEY,
     LOG_KEPT_BYTES,
@@ -70,51 +71,6 @@ log = logging.getLogger(__name__)
 
 _CONNECTION_GONE = (asyncpg.PostgresConnectionError, asyncpg.OperatorInterventionError)
 """PostgreSQL's answers after which a connection is not used again (it is closing)."""
-
-
-class KeyTaken(Exception):
-    """A write lost a race on a unique key (a twin request stored the same idempotency key
-    first) and was rolled back whole (:meth:`Database.write_keyed`)."""
-
-
-class StorageError(Exception):
-    """The database did not answer or failed mid-transaction (it went away, a connection was
-    killed, a SQLite file stayed locked): the transaction was rolled back, or, when the
-    failure came during its commit, may have been committed. The caller may try again; a
-    write whose outcome matters reads the store to find out."""
-
-
-class _StorageErrors:
-    """Raise the database's failures as :class:`StorageError` (a unique key taken stays an
-    ``IntegrityError``: it is an answer, not a failure). A driver raises some without
-    SQLAlchemy's wrapping: a refused connection, a timeout, the pool's wait.
-
-    A call cancelled inside SQLAlchemy (on PostgreSQL, awaiting the driver) goes on cancelled
-    without the frames it was cancelled in: SQLAlchemy keeps the ``CancelledError`` in a local
-    of one of them, so its traceback made a reference cycle that held every frame of the call,
-    the caller's too with what it held (a match's state), until a full collection: 174 objects a
-    cancelled call (docs/performance.md, "Python's cyclic collector"). A class, not
-    ``contextlib.contextmanager``, whose exit puts the original traceback back."""
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(
-        self, kind: object, value: BaseException | None, traceback: TracebackType | None
-    ) -> None:
-        if isinstance(value, asyncio.CancelledError):
-            value.__traceback__ = None
-        elif isinstance(value, DBAPIError | OSError | TimeoutError | PoolTimeout) and not (
-            isinstance(value, IntegrityError)
-        ):
-            raise StorageError(f"{type(value).__name__}: {value}") from value
-
-
-_STORAGE_ERRORS = _StorageErrors()
-
-
-def _as_storage_errors() -> _StorageErrors:
-    return _STORAGE_ERRORS
 
 
 def async_url(url: str) -> str:
@@ -190,7 +146,7 @@ class Database:
 
         The database's failures are raised as :class:`StorageError`.
         """
-        with _as_storage_errors():
+        with storage_errors():
             if self.direct is None:
                 async with self.engine.begin() as connection:
                     return await connection.run_sync(work)
@@ -290,7 +246,7 @@ class Database:
         :class:`StorageError`; a connection that failed is not used again. Why:
         ``docs/performance.md``, "The PostgreSQL append"."""
         assert self._statements is not None, "PostgreSQL only"
-        with _as_storage_errors():
+        with storage_errors():
             async with self._statement_turn:
                 if self._held is None:
                     connection = await self._statements.connect()
@@ -362,7 +318,7 @@ class Database:
         does not ping a connection before each use (a round trip a read): a read on a
         connection that turns out to be gone runs once more on a new one (``work`` only reads,
         so running it twice changes nothing)."""
-        with _as_storage_errors():
+        with storage_errors():
             if self.reader is not None:
                 return await self._read_direct(self.reader, work)
             try:

@@ -17,7 +17,7 @@ import asyncio
 import logging
 import weakref
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -36,20 +36,18 @@ from bidak.match import (
     SetAutoplay,
     advance,
     apply,
-    decider,
     event_to_json,
     rules_to_json,
     start_match,
-    state_from_json,
     state_to_json,
 )
 from bidak.server.play.dice import FairDice, seed_hash
+from bidak.server.play.live import Live, deadline_json, live_from_row
 from bidak.server.play.queries import Append, Conflict, RoomStore
 from bidak.server.play.rated_queries import RatedEnd
 from bidak.server.play.room import Room, RoomError, RoomKind, room_channel, seat_of
 from bidak.server.play.tables import MatchRow
 from bidak.server.play.wire.notes import EventsNote, events_note
-from bidak.server.play.wire.table import Deadline as DeadlineJson
 from bidak.server.shared.bus import Bus
 from bidak.server.shared.clocks import Clock
 from bidak.server.shared.store.db import StorageError
@@ -61,24 +59,6 @@ RETRY_SECONDS = 0.5
 RETRIES = 120
 """How often, and how many times, a bot's or a clock's action is tried again while the
 database fails (a minute in all)."""
-
-
-@dataclass(frozen=True)
-class Live:
-    """A match being played, as this process last stored or read it."""
-
-    match_id: str
-    room: Room
-    state: MatchState
-    dice_drawn: int
-    seed: str
-    seed_hash: str
-    deadline: float | None
-    deadline_version: int | None
-
-    @property
-    def finished(self) -> bool:
-        return self.state.phase is Phase.MATCH_OVER
 
 
 Deadline = Callable[[Room, MatchState, float], tuple[float | None, int | None]]
@@ -423,19 +403,6 @@ def _same_json(stored: list[Any], written: list[dict[str, Any]]) -> bool:
     return same
 
 
-def live_from_row(row: MatchRow, room: Room) -> Live:
-    return Live(
-        row.id,
-        room,
-        state_from_json(row.state),
-        row.dice_drawn,
-        row.seed,
-        row.seed_hash,
-        row.deadline,
-        row.deadline_version,
-    )
-
-
 def rated_end(room: Room, match_id: str, state: MatchState) -> RatedEnd | None:
     """Who won and lost, when ``state`` ends a rated match between two different people (a
     forfeit and a third strike are losses like any other); None otherwise."""
@@ -446,15 +413,3 @@ def rated_end(room: Room, match_id: str, state: MatchState) -> RatedEnd | None:
     if winner is None or loser is None or winner == loser or room.kind is RoomKind.PRACTICE:
         return None
     return RatedEnd(match_id, winner, loser, state.rules.length, room.correspondence)
-
-
-def deadline_json(live: Live) -> DeadlineJson | None:
-    """The pending decision's deadline as the wire shows it, or None when nobody is timed."""
-    if live.deadline is None or live.deadline_version != live.state.version:
-        return None
-    who = decider(live.state)
-    return {
-        "player": None if who is None else int(who),
-        "at": live.deadline,
-        "seconds": live.room.move_seconds,
-    }

@@ -16,7 +16,8 @@ from bidak.engine.bots import Bot, make_bot, quick_bot
 from bidak.engine.levels import Level
 from bidak.engine.workers import BotPool
 from bidak.match import Action, Player, fixed_fallback
-from bidak.server.play.actor import Actor, Live
+from bidak.server.play.actor import Actor
+from bidak.server.play.live import Live
 from bidak.server.play.room import RoomError, is_bot_seat
 from bidak.server.play.tasks import Tasks
 from bidak.server.shared.settings import Settings

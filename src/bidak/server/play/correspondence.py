@@ -15,8 +15,8 @@ from functools import partial
 
 from bidak.correspondence import Away, deadline
 from bidak.match import Action, Drop, Move, Phase, Player, current_plays, fixed_fallback
-from bidak.server.play.actor import Live
 from bidak.server.play.corr_queries import asked_at, move_deadline, take_lease, vacations
+from bidak.server.play.live import Live
 from bidak.server.shared.store.db import Database
 
 

@@ -26,10 +26,11 @@ from typing import Any
 from bidak.correspondence import VacationError
 from bidak.engine.workers import BotPool
 from bidak.match import Action, Phase, Player, RuleSet, decider, rules_from_json, rules_to_json
-from bidak.server.play.actor import Actor, Live, live_from_row
+from bidak.server.play.actor import Actor
 from bidak.server.play.bots import Bots
 from bidak.server.play.corr_queries import auto_rolls, set_auto_roll, take_vacation, unfinished
 from bidak.server.play.dice import new_seed
+from bidak.server.play.live import Live, live_from_row
 from bidak.server.play.notices import Notify, notices
 from bidak.server.play.options import FriendOptions, PracticeOptions
 from bidak.server.play.queries import ChoosePairs, NewRoom, RoomStore, room_value

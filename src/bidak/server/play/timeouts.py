@@ -23,9 +23,10 @@ from dataclasses import dataclass, replace
 
 from bidak.correspondence import reminder
 from bidak.match import MatchState, Phase, Player, Timeout, decider
-from bidak.server.play.actor import Actor, Live
+from bidak.server.play.actor import Actor
 from bidak.server.play.bots import Bots
 from bidak.server.play.correspondence import due, forfeit_fallback, lease, store_deadline
+from bidak.server.play.live import Live
 from bidak.server.play.notices import Notify, no_notice
 from bidak.server.play.queries import RoomStore
 from bidak.server.play.room import Room, RoomError, is_bot_seat, player_at

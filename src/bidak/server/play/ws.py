@@ -29,8 +29,8 @@ from pydantic import ValidationError
 from bidak.fairplay.doors import MUTED
 from bidak.match import Player
 from bidak.server.accounts import COOKIE
-from bidak.server.play.actor import deadline_json
 from bidak.server.play.deps import PlayServices
+from bidak.server.play.live import deadline_json
 from bidak.server.play.mute_queries import silenced
 from bidak.server.play.protocol import ClientMessage, Intent, Join, Ping, Talk, to_action
 from bidak.server.play.room import RoomError, RoomKind, room_channel, seat_of

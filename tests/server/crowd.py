@@ -1,12 +1,11 @@
-"""Players in a process of their own (``python -m tests.server.crowd URL PRACTICE FRIEND``):
-they play 1-point practice matches against a bot (asking for hints; then two of them review it,
-drill a card and answer a puzzle), and friend matches between
-two of them, live and by correspondence (as many of each), quick matches with a rematch and
-challenges between friends (half as many, at most two quick pairs), over the real WebSocket,
-then print how many intents they sent; after a correspondence match each player also reads the
-pages a player reads between turns (counted with the intents: each is a request the server
-answers). A test that counts
-the server's garbage runs them here, so that their own (the HTTP and WebSocket clients') is not
+"""Players in a process of their own (``python -m tests.server.crowd URL PRACTICE FRIEND``),
+over the real WebSocket: 1-point practice matches against a bot, asking for hints (after two of
+them the player reviews the match, drills a card and answers a puzzle); friend matches between
+two of them, live and by correspondence (as many of each); quick matches with a rematch and
+challenges between friends (half as many, at most two quick pairs). They print how many intents
+they sent; after a correspondence match each player also reads the pages a player reads between
+turns (counted with the intents: each is a request the server answers). A test that counts the
+server's garbage runs them here, so that their own (the HTTP and WebSocket clients') is not
 counted."""
 
 from __future__ import annotations
@@ -30,6 +29,8 @@ class CountingClient(Client):
 
 
 HINTS = 10
+"""Hints a practice player asks for, one before each of its first plays (the hints' rate limit
+is 30 a minute)."""
 TRAINING = 2
 """The practice players who review their match and train after it (a review is an engine's
 work: the others do not, to keep the test short)."""
@@ -120,15 +121,16 @@ async def quick(running: Running, seed: int, cube: bool) -> int:
     async with alice, bob:
         options = {"length": 1, "move_seconds": 90, "cube": cube}
         asked = [await player.http.post("/api/quick", json=options) for player in (alice, bob)]
-        code = asked[1].json()["room"]
+        asked[1].raise_for_status()
+        code = asked[1].json()["room"]  # the second to come is paired at once
         await play_room((alice, bob), code, seed)
         await alice.send({"type": "talk", "phrase": "good_game"})
-        offered = await alice.http.post(f"/api/rooms/{code}/rematch")
-        accepted = await bob.http.post(f"/api/rooms/{code}/rematch")
-        for answer in (*asked, offered, accepted):
+        asked.append(await alice.http.post(f"/api/rooms/{code}/rematch"))  # offered
+        asked.append(await bob.http.post(f"/api/rooms/{code}/rematch"))  # accepted
+        for answer in asked:
             answer.raise_for_status()
-        await play_room((alice, bob), accepted.json()["room"], seed + 10)
-        return alice.sent + bob.sent + len(asked) + 3
+        await play_room((alice, bob), asked[-1].json()["room"], seed + 10)
+        return alice.sent + bob.sent + len(asked) + 1  # the talk
 
 
 async def challenge(running: Running, seed: int) -> int:
@@ -143,9 +145,10 @@ async def challenge(running: Running, seed: int) -> int:
                 "/api/challenges", json={"to": bob_id, "length": 1, "move_seconds": 60}
             ),
         ]
-        asked.append(await bob.http.post(f"/api/challenges/{asked[1].json()['id']}/accept"))
         for answer in asked:
             answer.raise_for_status()
+        asked.append(await bob.http.post(f"/api/challenges/{asked[1].json()['id']}/accept"))
+        asked[-1].raise_for_status()
         await play_room((alice, bob), asked[2].json()["room"], seed)
         return alice.sent + bob.sent + len(asked)
 

@@ -23,8 +23,11 @@ PostgreSQL with Redis too: there 138,186 were found after 1,264 intents (each mo
 was stored again by the correspondence clock, a microsecond off, and the next move cancelled
 that write inside SQLAlchemy's driver, whose frames then kept the CancelledError in a cycle
 with the match's state). Since quick matches (with a rematch), challenges and practice hints
-joined the crowd, a quick-match join's look-up of the queue (an ``in_`` built per call) showed:
-20-28 objects after 1,879-1,954 intents, none after the fix.
+joined the crowd, a quick-match join's look-up of the queue (an ``in_`` built per call) showed
+20-28 objects after 1,879-1,954 intents, none after the fix: under this test's bound, which
+catches what an action makes, not what a match makes; it was read off the count. Rarer paths
+are counted apart, each against a bound under one object a call: a guest's sign-in with every
+capability's steps, and a call cancelled inside the database.
 """
 
 from __future__ import annotations

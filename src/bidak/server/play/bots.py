@@ -67,14 +67,11 @@ class Bots:
         await self.tasks.sleep_until(self.actor.clock.now() + self.settings.bot_delay)
         # Auto-play stands in for a person: where the rules fix what it does (a roll, never a
         # double; a rejected resignation) it does that. A bot seat plays as itself.
-        action: Action | None = (
-            None if is_bot_seat(live.room, player) else fixed_fallback(live.state, player)
-        )
+        seat_bot = is_bot_seat(live.room, player)
+        action: Action | None = None if seat_bot else fixed_fallback(live.state, player)
         if action is None:
-            level = live.room.bot_level if is_bot_seat(live.room, player) else None
-            action = await self._decide(
-                self.bot_for(live, player), live, player, level or "autoplay"
-            )
+            level = (live.room.bot_level if seat_bot else None) or "autoplay"
+            action = await self._decide(self.bot_for(live, player), live, player, level)
         chosen = action
         try:
             await self.actor.act_for_nobody(

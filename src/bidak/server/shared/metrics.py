@@ -91,13 +91,10 @@ class Metrics:
             buckets=LATENCY,
             registry=registry,
         )
-        self._bot_children: dict[str, Histogram] = {}
 
     def observe_bot(self, level: str, seconds: float) -> None:
-        child = self._bot_children.get(level)
-        if child is None:
-            child = self._bot_children[level] = self.bot_seconds.labels(level)
-        child.observe(seconds)
+        # A bot decides a few times a second at most: no kept child, unlike the actions'.
+        self.bot_seconds.labels(level).observe(seconds)
 
     def observe_action(self, outcome: str, seconds: float) -> None:
         counter = self._action_counters.get(outcome)

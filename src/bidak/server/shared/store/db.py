@@ -146,7 +146,7 @@ class Database:
 
         The database's failures are raised as :class:`StorageError`.
         """
-        with storage_errors():
+        with storage_errors:
             if self.direct is None:
                 async with self.engine.begin() as connection:
                     return await connection.run_sync(work)
@@ -246,7 +246,7 @@ class Database:
         :class:`StorageError`; a connection that failed is not used again. Why:
         ``docs/performance.md``, "The PostgreSQL append"."""
         assert self._statements is not None, "PostgreSQL only"
-        with storage_errors():
+        with storage_errors:
             async with self._statement_turn:
                 if self._held is None:
                     connection = await self._statements.connect()
@@ -318,7 +318,7 @@ class Database:
         does not ping a connection before each use (a round trip a read): a read on a
         connection that turns out to be gone runs once more on a new one (``work`` only reads,
         so running it twice changes nothing)."""
-        with storage_errors():
+        with storage_errors:
             if self.reader is not None:
                 return await self._read_direct(self.reader, work)
             try:

@@ -51,9 +51,6 @@ class _StorageErrors:
             raise StorageError(f"{type(value).__name__}: {value}") from value
 
 
-_STORAGE_ERRORS = _StorageErrors()
-
-
-def storage_errors() -> _StorageErrors:
-    """The context every call of :class:`~bidak.server.shared.store.db.Database` runs in."""
-    return _STORAGE_ERRORS
+storage_errors = _StorageErrors()
+"""The context every call of :class:`~bidak.server.shared.store.db.Database` runs in (it keeps
+no state: one for all)."""
